@@ -1,0 +1,30 @@
+// The sentences a provider pool shows people: history entries, the banner, the watchdog log.
+
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  const seconds = Math.round(ms / 100) / 10;
+  return `${seconds} s`;
+}
+
+export const reductionNotice = (providerId: string, from: number, to: number): string =>
+  `Limit for ${providerId} lowered from ${from} to ${to} after a rate limit (429). ` +
+  "Restore it when the provider allows more.";
+
+export const rateLimitedMessage = (providerId: string, retryAfterMs?: number): string =>
+  retryAfterMs === undefined
+    ? `${providerId} answered 429 (rate limited) without a Retry-After.`
+    : `${providerId} answered 429 (rate limited) and asked to retry after ${formatDuration(retryAfterMs)}.`;
+
+export const pausedMessage = (providerId: string, pauseMs: number): string =>
+  `New admissions to ${providerId} are paused for ${formatDuration(pauseMs)} after a rate limit (429).`;
+
+export const resumedMessage = (providerId: string): string =>
+  `Admissions to ${providerId} were resumed by hand before the pause ended.`;
+
+export const leaseExpiredMessage = (providerId: string, leaseId: string, agentId?: string): string =>
+  `Lease ${leaseId} on ${providerId}${agentId === undefined ? "" : ` (agent ${agentId})`} expired without a ` +
+  "heartbeat; its slot was released as a failure.";
+
+export const watchdogMessage = (providerId: string, queued: number, quietMs: number): string =>
+  `Watchdog: ${providerId} had ${queued} waiting beside a free slot and no admission for ` +
+  `${formatDuration(quietMs)}; driving its queue again.`;

@@ -1,0 +1,101 @@
+// The engine's view of one provider: the contract between the pure pool and the service.
+import type {
+  ConcurrencyStatusEntry,
+  HeldLeaseView,
+  HistoryEvent,
+  LeaseOutcome,
+  UsageGateReading,
+  WaitingView,
+} from "../../shared/types";
+import type { Clock } from "./clock";
+
+/** The persisted part of a provider's state (SPEC §1). */
+export interface PoolConfig {
+  limit: number;
+  cooldownMs: number;
+  autoReduced: boolean;
+  autoReducedFrom?: number;
+  noticeDismissed: boolean;
+}
+
+/** Result of one usage-gate poll; the pool applies the 2 s fail-open rule itself. */
+export type UsageProbe = (signal: AbortSignal) => Promise<number>;
+
+export interface PoolDeps {
+  providerId: string;
+  clock: Clock;
+  /** Lease ids; injected so tests are deterministic. */
+  newId: () => string;
+  /** Anything visible in status() changed. Called synchronously; callers coalesce. */
+  onChange?: () => void;
+  /** The persisted config changed (auto-reduce, manual limit, dismissal...). */
+  onConfigChange?: (config: PoolConfig) => void;
+  /** Something worth keeping in the activity history. */
+  onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
+  /** Held leases changed (admission, release, heartbeat, expiry): the service persists them. */
+  onLeasesChange?: () => void;
+  /** Watchdog and other diagnostics. */
+  log?: (message: string, state: unknown) => void;
+  usageProbe?: { probe: UsageProbe; pollMs: number };
+  watchdogMs?: number; // default 30_000
+}
+
+export interface AcquireOptions {
+  agentId?: string;
+  waiterId?: string;
+  /** undefined = wait until given up; 0 = only if a slot is free now. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Lease time-to-live; undefined = no expiry (proxy leases: the connection is the lease). */
+  ttlMs?: number;
+}
+
+export interface Lease {
+  leaseId: string;
+  providerId: string;
+  agentId?: string;
+  admittedAt: number;
+  /** When the waiter entered the queue (== admittedAt for an immediate admission). */
+  enqueuedAt: number;
+  expiresAt?: number;
+}
+
+export type AcquireFailure =
+  | { kind: "timeout" }
+  | { kind: "aborted" }
+  | { kind: "removed" }; // the provider was deleted while waiting
+
+export type AcquireResult = { ok: true; lease: Lease } | { ok: false; failure: AcquireFailure };
+
+export interface PersistedLease {
+  leaseId: string;
+  agentId?: string;
+  admittedAt: number;
+  expiresAt?: number;
+}
+
+export interface ProviderPool {
+  readonly providerId: string;
+  acquire(options?: AcquireOptions): Promise<AcquireResult>;
+  /** false when the lease is not held (already released, expired, unknown). */
+  release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean;
+  /** The admission could not be delivered (client left): the slot returns at once, no cooldown. */
+  returnUndelivered(leaseId: string): boolean;
+  /** Extends a TTL lease by its ttl from now; undefined when not held. */
+  heartbeat(leaseId: string): Lease | undefined;
+  isHeld(leaseId: string): boolean;
+  /** Re-adopts a lease held before a host restart (counts against the limit at once). */
+  restoreLease(lease: PersistedLease, ttlMs?: number): void;
+  heldLeases(): PersistedLease[];
+  setLimit(limit: number): void; // manual: clears auto-reduction
+  setCooldown(cooldownMs: number): void;
+  resume(): void;
+  dismissNotice(): void;
+  setUsageProbe(probe: { probe: UsageProbe; pollMs: number } | undefined): void;
+  config(): PoolConfig;
+  status(): ConcurrencyStatusEntry;
+  usageReading(): UsageGateReading | undefined;
+  leases(): { held: HeldLeaseView[]; waiting: WaitingView[] };
+  /** Answers every waiter with `removed`, clears timers. */
+  dispose(): void;
+}

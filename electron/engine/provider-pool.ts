@@ -1,0 +1,330 @@
+// One provider's concurrency pool (SPEC §1): slots, a FIFO queue, release cooldowns, the
+// 429 pause and adaptive headroom, TTL leases, the usage gate and the watchdog. Pure: time
+// and timers come from deps.clock, everything else leaves through the deps callbacks.
+import type { ConcurrencyStatusEntry, HistoryKind, LeaseOutcome, UsageGateReading } from "../../shared/types";
+import { checkCooldownMs } from "../../shared/validate";
+import { AdaptiveLimit, valid } from "./adaptive-limit";
+import { pauseAfter429 } from "./backoff";
+import { LeaseSlots, type Slot } from "./lease-slots";
+import { PauseWindow } from "./pause-window";
+import * as say from "./pool-messages";
+import type {
+  AcquireOptions,
+  AcquireResult,
+  Lease,
+  PersistedLease,
+  PoolConfig,
+  PoolDeps,
+  ProviderPool,
+} from "./pool-types";
+import { QueueWatchdog } from "./queue-watchdog";
+import { RecyclingSlots } from "./recycling-slots";
+import { UsageGate } from "./usage-gate";
+import { WaitStats } from "./wait-stats";
+import { ABORTED, REMOVED, TIMED_OUT, Waiter, type WaiterOwner, WaiterQueue } from "./waiter-queue";
+
+const DEFAULT_WATCHDOG_MS = 30_000;
+const NO_OPTIONS: AcquireOptions = Object.freeze({});
+
+export function createProviderPool(config: PoolConfig, deps: PoolDeps): ProviderPool {
+  return new Pool(config, deps);
+}
+
+class Pool implements ProviderPool, WaiterOwner {
+  readonly providerId: string;
+  private readonly limit: AdaptiveLimit;
+  private cooldownMs: number;
+
+  private readonly clock: PoolDeps["clock"];
+  private readonly held: LeaseSlots;
+  private readonly queue: WaiterQueue;
+  private readonly pause: PauseWindow;
+  private readonly watchdog: QueueWatchdog;
+  private readonly waits = new WaitStats();
+  private gate: UsageGate | undefined;
+  private readonly recycling: RecyclingSlots;
+  private arrivals = 0;
+  private consecutive429 = 0;
+  private lastAdmissionAt = Number.NEGATIVE_INFINITY;
+  private queuedSince = 0;
+  private disposed = false;
+
+  constructor(
+    config: PoolConfig,
+    private readonly deps: PoolDeps,
+  ) {
+    this.providerId = deps.providerId;
+    this.clock = deps.clock;
+    this.limit = new AdaptiveLimit(config);
+    this.cooldownMs = valid(checkCooldownMs(config.cooldownMs));
+    this.queue = new WaiterQueue(this.clock, this);
+    this.held = new LeaseSlots(this.clock, (leaseId) => this.expire(leaseId));
+    this.pause = new PauseWindow(this.clock, () => this.notify(this.drive()));
+    this.recycling = new RecyclingSlots(this.clock, () => this.notify(this.drive()));
+    this.watchdog = new QueueWatchdog(this.clock, deps.watchdogMs ?? DEFAULT_WATCHDOG_MS, {
+      waiting: () => this.queue.size > 0 && !this.disposed,
+      quietSince: () => Math.max(this.lastAdmissionAt, this.queuedSince),
+      idle: (now) =>
+        this.held.size + this.recycling.count === 0 && !this.pause.active(now) && !this.gate?.holdingBack(),
+      recover: (quietForMs) => this.recover(quietForMs),
+    });
+    this.gate = this.newGate(deps.usageProbe);
+  }
+
+  // ── admission ──────────────────────────────────────────────────────────────
+
+  acquire(options: AcquireOptions = NO_OPTIONS): Promise<AcquireResult> {
+    if (this.disposed) return Promise.resolve(REMOVED);
+    if (options.signal?.aborted) return Promise.resolve(ABORTED);
+    const now = this.clock.now();
+    // No barging: a free slot goes to a newcomer only when nobody is queued for it.
+    if (this.queue.size === 0 && this.hasFreeSlot(now)) {
+      const lease = this.admit(options.agentId, options.ttlMs, now, now);
+      this.notify(true);
+      return Promise.resolve({ ok: true, lease });
+    }
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.resolve(TIMED_OUT);
+    const deadline = timeoutMs === undefined ? undefined : now + timeoutMs;
+    const pausedUntil = this.pause.until(now);
+    if (deadline !== undefined && pausedUntil !== undefined && deadline < pausedUntil) {
+      return Promise.resolve(TIMED_OUT);
+    }
+    return new Promise((resolve) => this.enqueue(new Waiter(this, ++this.arrivals, options, now, deadline, resolve)));
+  }
+
+  private enqueue(waiter: Waiter): void {
+    if (this.queue.size === 0) this.queuedSince = waiter.enqueuedAt;
+    this.queue.join(waiter);
+    this.watchdog.arm();
+    this.notify(false);
+  }
+
+  /** A queued waiter gives up (timeout, abort): it leaves the queue and can never be admitted. */
+  abandon(waiter: Waiter, result: AcquireResult): void {
+    if (!this.queue.leave(waiter)) return;
+    if (this.queue.size === 0) this.watchdog.stop();
+    waiter.resolve(result);
+    this.notify(false);
+  }
+
+  private hasFreeSlot(now: number): boolean {
+    return this.held.size + this.recycling.count < this.limit.value && !this.pause.active(now);
+  }
+
+  private admit(agentId: string | undefined, ttlMs: number | undefined, enqueuedAt: number, now: number): Lease {
+    const lease: Lease = { leaseId: this.deps.newId(), providerId: this.providerId, admittedAt: now, enqueuedAt };
+    if (agentId !== undefined) lease.agentId = agentId;
+    if (ttlMs !== undefined) lease.expiresAt = now + ttlMs;
+    this.held.hold(lease, ttlMs, this.limit.reductions);
+    this.waits.record(now, now - enqueuedAt);
+    this.lastAdmissionAt = now;
+    return lease;
+  }
+
+  /** Admits queued waiters, oldest first, while slots, the pause and the usage gate allow. */
+  private drive(): boolean {
+    if (this.disposed) return false;
+    const now = this.clock.now();
+    let admitted = false;
+    for (let head = this.queue.first(); head && this.hasFreeSlot(now); head = this.queue.first()) {
+      if (this.gate && !this.gate.admitOne()) break;
+      this.queue.leave(head);
+      head.resolve({ ok: true, lease: this.admit(head.agentId, head.ttlMs, head.enqueuedAt, now) });
+      admitted = true;
+    }
+    if (admitted && this.queue.size === 0) this.watchdog.stop();
+    return admitted;
+  }
+
+  private notify(leasesChanged: boolean): void {
+    if (leasesChanged) this.deps.onLeasesChange?.();
+    this.deps.onChange?.();
+  }
+
+  private event(kind: HistoryKind, message: string): void {
+    this.deps.onEvent?.({ kind, message });
+  }
+
+  // ── release ────────────────────────────────────────────────────────────────
+
+  release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
+    const slot = this.held.take(leaseId);
+    if (!slot) return false;
+    if (outcome === "success") this.consecutive429 = 0;
+    else if (outcome === "rate_limited") this.rateLimited(slot, retryAfterMs);
+    if (this.cooldownMs > 0) this.recycling.start(this.cooldownMs);
+    this.drive();
+    this.notify(true);
+    return true;
+  }
+
+  returnUndelivered(leaseId: string): boolean {
+    if (!this.held.take(leaseId)) return false;
+    this.drive();
+    this.notify(true);
+    return true;
+  }
+
+  private rateLimited(slot: Slot, retryAfterMs: number | undefined): void {
+    const now = this.clock.now();
+    const wasPaused = this.pause.active(now);
+    this.consecutive429++;
+    this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
+    const until = now + pauseAfter429(this.consecutive429, retryAfterMs);
+    if (this.pause.extendTo(until, now)) {
+      this.event("paused", say.pausedMessage(this.providerId, until - now));
+      this.queue.timeOutBefore(until);
+    }
+    // One pause window lowers the limit once, and a late 429 from a lease admitted before
+    // the last reduction speaks of the old limit, not the new one.
+    if (wasPaused || slot.generation !== this.limit.reductions || !this.limit.reduce()) return;
+    this.event("reduced", say.reductionNotice(this.providerId, this.limit.value + 1, this.limit.value));
+    this.deps.onConfigChange?.(this.config());
+  }
+
+  // ── leases ─────────────────────────────────────────────────────────────────
+
+  heartbeat(leaseId: string): Lease | undefined {
+    const before = this.held.get(leaseId)?.lease;
+    const after = this.held.heartbeat(leaseId);
+    if (after !== before) this.notify(true);
+    return after;
+  }
+
+  private expire(leaseId: string): void {
+    const slot = this.held.get(leaseId);
+    if (!slot) return;
+    this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, slot.lease.agentId));
+    this.release(leaseId, "failure");
+  }
+
+  isHeld(leaseId: string): boolean {
+    return this.held.has(leaseId);
+  }
+
+  /**
+   * A live lease holds a slot at once (over the limit if it must: held leases are never
+   * revoked). One that ran out while the host was down is expired here and now, never
+   * held, and its cooldown counts from when it expired.
+   */
+  restoreLease(persisted: PersistedLease, ttlMs?: number): void {
+    if (this.disposed || this.held.has(persisted.leaseId)) return;
+    // Once reduced, whether it predates the last reduction is unknown, so its 429 does not reduce again.
+    const generation = this.limit.reduced ? -1 : this.limit.reductions;
+    if (!this.held.restore(persisted, this.providerId, ttlMs, generation)) {
+      const { leaseId, agentId, expiresAt = 0 } = persisted;
+      this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
+      const cooldownLeft = expiresAt + this.cooldownMs - this.clock.now();
+      if (cooldownLeft > 0) this.recycling.start(cooldownLeft);
+    }
+    this.notify(true);
+  }
+
+  heldLeases(): PersistedLease[] {
+    return this.held.persisted();
+  }
+
+  leases(): ReturnType<ProviderPool["leases"]> {
+    return { held: this.held.persisted(), waiting: this.queue.views() };
+  }
+
+  // ── settings ───────────────────────────────────────────────────────────────
+
+  setLimit(limit: number): void {
+    this.limit.setByHand(limit);
+    this.deps.onConfigChange?.(this.config());
+    this.notify(this.drive());
+  }
+
+  setCooldown(cooldownMs: number): void {
+    this.cooldownMs = valid(checkCooldownMs(cooldownMs));
+    this.deps.onConfigChange?.(this.config());
+    this.notify(false);
+  }
+
+  resume(): void {
+    const wasPaused = this.pause.active(this.clock.now());
+    this.pause.lift();
+    if (wasPaused) this.event("resumed", say.resumedMessage(this.providerId));
+    this.notify(this.drive());
+  }
+
+  dismissNotice(): void {
+    if (!this.limit.dismiss()) return;
+    this.deps.onConfigChange?.(this.config());
+    this.notify(false);
+  }
+
+  setUsageProbe(usageProbe: PoolDeps["usageProbe"]): void {
+    this.gate?.dispose();
+    this.gate = this.disposed ? undefined : this.newGate(usageProbe);
+    this.notify(this.drive());
+  }
+
+  private newGate(usageProbe: PoolDeps["usageProbe"]): UsageGate | undefined {
+    if (!usageProbe) return undefined;
+    return new UsageGate(usageProbe.probe, usageProbe.pollMs, {
+      clock: this.clock,
+      limit: () => this.limit.value,
+      drive: () => {
+        if (this.drive()) this.notify(true);
+      },
+      changed: () => this.notify(false),
+    });
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────
+
+  config(): PoolConfig {
+    return this.limit.config(this.cooldownMs);
+  }
+
+  /** O(1) in the number of waiters: everything shown is a kept count. */
+  status(): ConcurrencyStatusEntry {
+    const now = this.clock.now();
+    const pausedUntil = this.pause.until(now);
+    const waits = this.waits.percentiles(now);
+    const reading = this.usageReading();
+    return {
+      providerId: this.providerId,
+      limit: this.limit.value,
+      active: this.held.size,
+      queued: this.queue.size,
+      paused: pausedUntil !== undefined,
+      ...(pausedUntil === undefined ? {} : { pausedUntil }),
+      cooldownMs: this.cooldownMs,
+      ...this.limit.statusFields(this.providerId),
+      recycling: this.recycling.count,
+      ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
+      ...(reading ? { usageGate: reading } : {}),
+    };
+  }
+
+  usageReading(): UsageGateReading | undefined {
+    const reading = this.gate?.reading();
+    return reading && { ...reading };
+  }
+
+  private recover(quietForMs: number): void {
+    const message = say.watchdogMessage(this.providerId, this.queue.size, quietForMs);
+    const { lastAdmissionAt, queuedSince } = this;
+    this.deps.log?.(message, { ...this.status(), now: this.clock.now(), lastAdmissionAt, queuedSince });
+    this.event("watchdog", message);
+    this.notify(this.drive());
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const waiter of this.queue) {
+      this.queue.leave(waiter);
+      waiter.resolve(REMOVED);
+    }
+    this.held.clear();
+    this.recycling.dispose();
+    this.pause.lift();
+    this.watchdog.stop();
+    this.gate?.dispose();
+  }
+}

@@ -1,0 +1,274 @@
+// The route circuit breaker of SPEC §2: per (target, runtime, model), consecutive failures
+// open the route for a cooldown, then one probe run decides whether it closes again.
+// Pure: time and timers come only from deps.clock, so every transition is tested by
+// moving a fake clock.
+import type { BreakerSettings, RouteEntry, RouteKey, RouteOutcome, RouteRefusal, RouteState } from "../../shared/types";
+import type { AdmitResult, BreakerDeps, RouteBreaker } from "./breaker-types";
+import type { TimerHandle } from "./clock";
+
+/** A probe that neither reports nor is released is forgotten after this long at least. */
+const MIN_PROBE_TTL_MS = 60_000;
+/** Used when a failure comes without a reason, so a refusal always says something. */
+const DEFAULT_REASON = "failure";
+
+interface Probe {
+  owner: string;
+  expiresAt: number;
+  timer: TimerHandle;
+}
+
+interface Route {
+  key: RouteKey;
+  state: RouteState;
+  failures: number;
+  /** The last failure's reason; "" once the route is closed with no failure counted. */
+  reason: string;
+  /** While open: when the open period ends. */
+  openUntil: number;
+  /** While open: the timer that turns the route half-open. */
+  halfOpenTimer?: TimerHandle;
+  /** While half-open: the run holding the single probe. */
+  probe?: Probe;
+}
+
+// JSON of the triple, not a joined string: ids may contain any separator we could pick.
+const keyOf = (r: RouteKey): string => JSON.stringify([r.targetId, r.runtimeId, r.modelId]);
+const nameOf = (r: RouteKey): string => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
+const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`;
+
+export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
+  const { clock } = deps;
+  let settings: BreakerSettings = { ...deps.settings };
+  const routes = new Map<string, Route>();
+  let disposed = false;
+
+  const changed = () => deps.onChange?.();
+  const event = (kind: "route_opened" | "route_half_open" | "route_closed", route: Route, message: string) =>
+    deps.onEvent?.({ kind, route: { ...route.key }, message });
+
+  const blank = (key: RouteKey): Route => ({
+    key: { targetId: key.targetId, runtimeId: key.runtimeId, modelId: key.modelId },
+    state: "closed",
+    failures: 0,
+    reason: "",
+    openUntil: 0,
+  });
+
+  /** The route as the breaker knows it; `record` remembers it for the snapshot. */
+  function find(key: RouteKey, record: boolean): Route {
+    const id = keyOf(key);
+    let route = routes.get(id);
+    if (route) return refresh(route);
+    route = blank(key);
+    if (record) routes.set(id, route);
+    return route;
+  }
+
+  function clearProbe(route: Route): void {
+    if (!route.probe) return;
+    clock.clearTimeout(route.probe.timer);
+    delete route.probe;
+  }
+
+  function clearHalfOpenTimer(route: Route): void {
+    if (route.halfOpenTimer === undefined) return;
+    clock.clearTimeout(route.halfOpenTimer);
+    delete route.halfOpenTimer;
+  }
+
+  /**
+   * Applies transitions that are due. Timers drive them so listeners hear of them on time,
+   * but reads apply them too, so a late or dropped timer never shows a stale state.
+   */
+  function refresh(route: Route): Route {
+    const now = clock.now();
+    if (route.state === "open" && now >= route.openUntil) {
+      clearHalfOpenTimer(route);
+      route.state = "half-open";
+      event("route_half_open", route, `Route ${nameOf(route.key)} is half-open: the next run will probe it.`);
+      changed();
+    }
+    if (route.probe && now >= route.probe.expiresAt) {
+      // A crashed prober must not wedge the route; its silence is not a verdict on the route.
+      clearProbe(route);
+      changed();
+    }
+    return route;
+  }
+
+  /** Arms the timer that ends this open period; it fires late or early, never wrongly. */
+  function armHalfOpen(route: Route): void {
+    const handle: TimerHandle = clock.setTimeout(() => {
+      // Only the route's current timer may act: a stale one must not end a fresh period.
+      if (disposed || route.halfOpenTimer !== handle) return;
+      delete route.halfOpenTimer;
+      // A real timer may fire a millisecond early; waiting the rest keeps the event on time.
+      if (clock.now() < route.openUntil) armHalfOpen(route);
+      else refresh(route);
+    }, route.openUntil - clock.now());
+    route.halfOpenTimer = handle;
+  }
+
+  function armProbeExpiry(route: Route, probe: Probe): void {
+    probe.timer = clock.setTimeout(() => {
+      if (disposed || route.probe !== probe) return;
+      if (clock.now() < probe.expiresAt) armProbeExpiry(route, probe);
+      else refresh(route);
+    }, probe.expiresAt - clock.now());
+  }
+
+  function open(route: Route): void {
+    clearProbe(route);
+    // Each open period owns exactly one timer: the previous one is cancelled before the
+    // new one is armed (never after, which would leave the route open until a read).
+    clearHalfOpenTimer(route);
+    route.state = "open";
+    route.openUntil = clock.now() + settings.cooldownMs;
+    armHalfOpen(route);
+    const count = route.failures === 1 ? "1 failure" : `${route.failures} consecutive failures`;
+    event(
+      "route_opened",
+      route,
+      `Route ${nameOf(route.key)} opened for ${seconds(settings.cooldownMs)} after ${count}: ${route.reason}.`,
+    );
+  }
+
+  function close(route: Route, why: string): void {
+    const wasClosed = route.state === "closed";
+    clearProbe(route);
+    clearHalfOpenTimer(route);
+    route.state = "closed";
+    route.failures = 0;
+    route.reason = "";
+    if (!wasClosed) event("route_closed", route, `Route ${nameOf(route.key)} closed ${why}.`);
+  }
+
+  function claim(route: Route, runId: string): void {
+    const ttl = Math.max(settings.cooldownMs, MIN_PROBE_TTL_MS);
+    const probe: Probe = { owner: runId, expiresAt: clock.now() + ttl, timer: 0 };
+    route.probe = probe;
+    armProbeExpiry(route, probe);
+  }
+
+  function refusal(route: Route): RouteRefusal | undefined {
+    if (route.state === "open") {
+      return { kind: "open", remainingMs: Math.max(0, route.openUntil - clock.now()), reason: route.reason };
+    }
+    if (route.state === "half-open" && route.probe) return { kind: "probing", reason: route.reason };
+    return undefined;
+  }
+
+  function view(route: Route): RouteEntry {
+    const isOpen = route.state === "open";
+    return {
+      ...route.key,
+      state: route.state,
+      remainingMs: isOpen ? Math.max(0, route.openUntil - clock.now()) : 0,
+      ...(isOpen ? { openUntil: route.openUntil } : {}),
+      reason: route.reason,
+      consecutiveFailures: route.failures,
+      ...(route.probe ? { probeOwner: route.probe.owner } : {}),
+    };
+  }
+
+  function admit(key: RouteKey, runId: string): AdmitResult {
+    const route = find(key, true);
+    if (route.state === "half-open" && !route.probe) {
+      claim(route, runId);
+      changed();
+      return { admitted: true };
+    }
+    // The probe's own run asking again is still the one probe, not a second one.
+    if (route.probe?.owner === runId) return { admitted: true };
+    const block = refusal(route);
+    return block ? { admitted: false, block } : { admitted: true };
+  }
+
+  function outcome(key: RouteKey, runId: string, result: RouteOutcome, reason?: string): RouteEntry {
+    const route = find(key, true);
+    if (route.state !== "closed") {
+      // While open or half-open only the probe's verdict counts: runs admitted before the
+      // route opened say nothing about it now.
+      if (route.probe?.owner !== runId) return view(route);
+      if (result === "success") close(route, "after a successful probe");
+      else if (result === "failure") {
+        route.failures += 1;
+        route.reason = reason || DEFAULT_REASON;
+        open(route);
+      } else {
+        // A neutral probe (e.g. a bad request) finished without a verdict: the route stays
+        // half-open and the next admission may probe instead of waiting for the expiry.
+        clearProbe(route);
+      }
+      changed();
+      return view(route);
+    }
+    if (result === "neutral") return view(route);
+    if (result === "success") {
+      if (route.failures === 0 && route.reason === "") return view(route);
+      close(route, "after a success");
+    } else {
+      route.failures += 1;
+      route.reason = reason || DEFAULT_REASON;
+      // A cooldown of 0 disables the breaker: failures are still counted, nothing opens.
+      if (route.failures >= settings.threshold && settings.cooldownMs > 0) open(route);
+    }
+    changed();
+    return view(route);
+  }
+
+  function release(key: RouteKey, runId: string): RouteEntry {
+    const route = find(key, false);
+    if (route.probe?.owner === runId) {
+      clearProbe(route);
+      changed();
+    }
+    return view(route);
+  }
+
+  function reset(key: RouteKey): RouteEntry {
+    const route = find(key, false);
+    if (route.state !== "closed" || route.failures > 0 || route.reason !== "") {
+      close(route, "by hand");
+      changed();
+    }
+    return view(route);
+  }
+
+  function setSettings(patch: Partial<BreakerSettings>): BreakerSettings {
+    settings = {
+      threshold: patch.threshold ?? settings.threshold,
+      cooldownMs: patch.cooldownMs ?? settings.cooldownMs,
+    };
+    if (settings.cooldownMs === 0) {
+      // Disabling the breaker must let every route through now, not after its cooldown.
+      let any = false;
+      for (const route of routes.values()) {
+        if (route.state === "closed") continue;
+        close(route, "because the breaker was disabled");
+        any = true;
+      }
+      if (any) changed();
+    }
+    return { ...settings };
+  }
+
+  return {
+    admit,
+    blocked: (key) => refusal(find(key, false)),
+    outcome,
+    release,
+    reset,
+    entry: (key) => view(find(key, false)),
+    snapshot: () => [...routes.values()].map((route) => view(refresh(route))),
+    settings: () => ({ ...settings }),
+    setSettings,
+    dispose() {
+      disposed = true;
+      for (const route of routes.values()) {
+        clearProbe(route);
+        clearHalfOpenTimer(route);
+      }
+    },
+  };
+}

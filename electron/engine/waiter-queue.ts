@@ -1,0 +1,142 @@
+// The FIFO of waiters. Intrusive and doubly linked: a waiter carries its own links, so
+// joining, taking the head and leaving from the middle (timeout, abort) are all O(1) and
+// allocate nothing beyond the waiter itself.
+import type { WaitingView } from "../../shared/types";
+import type { Clock, TimerHandle } from "./clock";
+import type { AcquireOptions, AcquireResult } from "./pool-types";
+
+// Giving up carries no per-call data, so every waiter that gives up shares one frozen answer.
+const failed = (kind: "timeout" | "aborted" | "removed"): AcquireResult =>
+  Object.freeze({ ok: false, failure: Object.freeze({ kind }) });
+export const TIMED_OUT = failed("timeout");
+export const ABORTED = failed("aborted");
+export const REMOVED = failed("removed");
+
+export interface WaiterOwner {
+  /** The waiter gives up; a no-op once it has left the queue. */
+  abandon(waiter: Waiter, result: AcquireResult): void;
+}
+
+export class Waiter {
+  prev: Waiter | undefined = undefined;
+  next: Waiter | undefined = undefined;
+  /** True exactly while linked into the queue; once false it can never be admitted. */
+  queued = false;
+  timer: TimerHandle | undefined = undefined;
+  readonly waiterId: string | undefined;
+  readonly agentId: string | undefined;
+  readonly ttlMs: number | undefined;
+  readonly signal: AbortSignal | undefined;
+
+  constructor(
+    private readonly owner: WaiterOwner,
+    /** Arrival number, for a default waiter id. */
+    readonly seq: number,
+    options: AcquireOptions,
+    readonly enqueuedAt: number,
+    readonly deadline: number | undefined,
+    readonly resolve: (result: AcquireResult) => void,
+  ) {
+    this.waiterId = options.waiterId;
+    this.agentId = options.agentId;
+    this.ttlMs = options.ttlMs;
+    this.signal = options.signal;
+  }
+
+  /** The waiter is its own abort listener, so a signal costs no closure. */
+  handleEvent(): void {
+    this.owner.abandon(this, ABORTED);
+  }
+}
+
+export class WaiterQueue {
+  private head: Waiter | undefined;
+  private tail: Waiter | undefined;
+  private count = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly owner: WaiterOwner,
+  ) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  first(): Waiter | undefined {
+    return this.head;
+  }
+
+  /** Queues a waiter at the back, with its deadline timer and abort listener. */
+  join(waiter: Waiter): void {
+    this.push(waiter);
+    if (waiter.deadline !== undefined) {
+      const wait = waiter.deadline - waiter.enqueuedAt;
+      waiter.timer = this.clock.setTimeout(() => this.owner.abandon(waiter, TIMED_OUT), wait);
+    }
+    waiter.signal?.addEventListener("abort", waiter);
+  }
+
+  /** Takes a waiter out wherever it stands, dropping its timer and listener; false if it had left. */
+  leave(waiter: Waiter): boolean {
+    if (!this.remove(waiter)) return false;
+    if (waiter.timer !== undefined) this.clock.clearTimeout(waiter.timer);
+    waiter.timer = undefined;
+    waiter.signal?.removeEventListener("abort", waiter);
+    return true;
+  }
+
+  /** Answers with a timeout everyone whose deadline falls before `until` (a pause they cannot outwait). */
+  timeOutBefore(until: number): void {
+    // Collected first: each answer notifies the owner, whose listeners must not disturb the walk.
+    const late: Waiter[] = [];
+    for (const waiter of this) if (waiter.deadline !== undefined && waiter.deadline < until) late.push(waiter);
+    for (const waiter of late) this.owner.abandon(waiter, TIMED_OUT);
+  }
+
+  /** Positions count from 1 (next in line); O(n), only on request. */
+  views(): WaitingView[] {
+    const views: WaitingView[] = [];
+    for (const waiter of this) {
+      views.push({
+        waiterId: waiter.waiterId ?? `waiter-${waiter.seq}`,
+        ...(waiter.agentId === undefined ? {} : { agentId: waiter.agentId }),
+        position: views.length + 1,
+        since: waiter.enqueuedAt,
+      });
+    }
+    return views;
+  }
+
+  private push(waiter: Waiter): void {
+    waiter.prev = this.tail;
+    waiter.next = undefined;
+    waiter.queued = true;
+    if (this.tail) this.tail.next = waiter;
+    else this.head = waiter;
+    this.tail = waiter;
+    this.count++;
+  }
+
+  private remove(waiter: Waiter): boolean {
+    if (!waiter.queued) return false;
+    if (waiter.prev) waiter.prev.next = waiter.next;
+    else this.head = waiter.next;
+    if (waiter.next) waiter.next.prev = waiter.prev;
+    else this.tail = waiter.prev;
+    waiter.prev = undefined;
+    waiter.next = undefined;
+    waiter.queued = false;
+    this.count--;
+    return true;
+  }
+
+  *[Symbol.iterator](): IterableIterator<Waiter> {
+    // Read `next` before yielding so the caller may remove the waiter it was handed.
+    for (let waiter = this.head; waiter; ) {
+      const next = waiter.next;
+      yield waiter;
+      waiter = next;
+    }
+  }
+}

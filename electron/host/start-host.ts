@@ -1,0 +1,118 @@
+// Starts the main-process services on a data folder: lock, settings, service, loopback API.
+// Both `npm run serve` and the Electron shell go through here, so they cannot drift apart.
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { systemClock } from "../engine/clock";
+import { createApiServer } from "../http/api-server";
+import { HeadroomService } from "../service/headroom-service";
+import { httpUsageProbe } from "../service/usage-probe";
+import { openSettings, type BackendFactory } from "../settings/settings-store";
+import { loadOrCreateToken } from "./api-token";
+import { acquireHostLock } from "./host-lock";
+
+export interface HostOptions {
+  dataDir: string;
+  port: number;
+  kind: "app" | "serve";
+  version: string;
+  env?: NodeJS.ProcessEnv;
+  staticDir?: string;
+  leaseTtlMs?: number;
+  /** The Electron shell passes a factory of electron-store built on the same schema. */
+  settingsBackend?: BackendFactory;
+  log?: (message: string, state?: unknown) => void;
+}
+
+export interface RunningHost {
+  service: HeadroomService;
+  token: string;
+  port: number;
+  /** The window's address, token in the fragment so it never reaches a server log. */
+  windowUrl: string;
+  stop(): Promise<void>;
+}
+
+export class HostStartError extends Error {}
+
+export async function startHost(options: HostOptions): Promise<RunningHost> {
+  const env = options.env ?? process.env;
+  const lock = acquireHostLock(options.dataDir, { kind: options.kind });
+  if ("refused" in lock) throw new HostStartError(lock.refused);
+
+  let server: Server | undefined;
+  let service: HeadroomService | undefined;
+  try {
+    const token = loadOrCreateToken(options.dataDir, env);
+    const store = openSettings({
+      dir: options.dataDir,
+      ...(options.settingsBackend ? { backend: options.settingsBackend } : {}),
+    });
+    service = new HeadroomService({
+      store,
+      clock: systemClock,
+      newId: randomUUID,
+      usageProbe: httpUsageProbe,
+      ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    let live: HeadroomService | undefined = service;
+    server = createApiServer({
+      service: () => live,
+      token,
+      version: options.version,
+      ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    });
+    const port = await listen(server, options.port);
+    const windowUrl = `http://127.0.0.1:${port}/#token=${token}`;
+    lock.update({ kind: options.kind, url: `http://127.0.0.1:${port}` });
+
+    const running = service;
+    const listening = server;
+    let stopping: Promise<void> | undefined;
+    return {
+      service: running,
+      token,
+      port,
+      windowUrl,
+      stop: () =>
+        (stopping ??= (async () => {
+          live = undefined; // new requests get 503 while we wind down
+          running.close(); // waiters are answered, settings and leases written
+          await closeServer(listening);
+          lock.release();
+        })()),
+    };
+  } catch (error) {
+    service?.close();
+    if (server?.listening) await closeServer(server);
+    lock.release();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new HostStartError(`Port ${port} on 127.0.0.1 is already in use; pass --port <n> (or 0 for any free port).`)
+          : error,
+      );
+    };
+    server.once("error", onError);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Lets answered requests flush, then cuts idle keep-alive and event-stream sockets. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 100).unref();
+  });
+}

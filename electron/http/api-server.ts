@@ -1,0 +1,123 @@
+// The loopback API's request pipeline: Host check, then the tokenless routes, then the bearer
+// token, then the route table. Every refusal has the SPEC §3 error body.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import type { HeadroomService } from "../service/headroom-service";
+import { ServiceError } from "../service/service-error";
+import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
+import { readJsonBody, sendError, sendJson } from "./http-io";
+import { isLoopbackHost } from "./loopback";
+import { serveStatic } from "./static-files";
+
+export interface ApiServerOptions {
+  /** undefined while loading or shutting down: the API answers 503. */
+  service: () => HeadroomService | undefined;
+  token: string;
+  version: string;
+  /** The built window, served without a token so a browser can load it. */
+  staticDir?: string;
+}
+
+interface CompiledRoute extends ApiRoute {
+  segments: string[];
+}
+
+const compiled: CompiledRoute[] = API_ROUTES.map((route) => ({ ...route, segments: route.pattern.split("/") }));
+
+interface Match {
+  route: CompiledRoute;
+  params: Record<string, string>;
+}
+
+/** Every route whose path fits, whatever its method, so a wrong method can answer 405. */
+function match(path: string): Match[] {
+  const parts = path.split("/");
+  const found: Match[] = [];
+  for (const route of compiled) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const fits = route.segments.every((segment, i) => {
+      const part = parts[i] as string;
+      if (segment.startsWith(":")) {
+        params[segment.slice(1)] = decodeSegment(part);
+        return part.length > 0;
+      }
+      return segment === part;
+    });
+    if (fits) found.push({ route, params });
+  }
+  return found;
+}
+
+function decodeSegment(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = header?.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function createApiServer(options: ApiServerOptions): Server {
+  const server = createServer((req, res) => {
+    handle(options, req, res).catch((error) => sendError(res, error));
+  });
+  // Long-poll acquires may wait far longer than Node's default 300 s request timeout.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+async function handle(options: ApiServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!isLoopbackHost(req.headers.host)) {
+    throw new ServiceError("forbidden_host", `Host ${req.headers.host ?? "(none)"} is not a loopback name; use 127.0.0.1 or localhost.`);
+  }
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const method = req.method ?? "GET";
+
+  if (url.pathname === "/health" && method === "GET") {
+    const service = options.service();
+    if (!service) throw unavailable();
+    sendJson(res, 200, { ok: true, version: options.version });
+    return;
+  }
+
+  const candidates = match(url.pathname);
+  if (candidates.length === 0) {
+    if (options.staticDir && (method === "GET" || method === "HEAD") && (await serveStatic(options.staticDir, url.pathname, req, res))) {
+      return;
+    }
+    throw new ServiceError("not_found", `No such endpoint: ${method} ${url.pathname}. See SPEC §3 for the API.`);
+  }
+
+  if (!tokenMatches(req.headers.authorization, options.token)) {
+    throw new ServiceError(
+      "unauthorized",
+      "Missing or wrong token: send Authorization: Bearer <token> (the token is in api-token in the data folder, or HEADROOM_TOKEN).",
+    );
+  }
+
+  const chosen = candidates.find(({ route }) => route.method === method);
+  if (!chosen) {
+    const allowed = candidates.map(({ route }) => route.method).join(", ");
+    res.setHeader("allow", allowed);
+    throw new ServiceError("method_not_allowed", `${method} is not allowed on ${url.pathname}; use ${allowed}.`);
+  }
+  const service = options.service();
+  if (!service) throw unavailable();
+
+  const result = await chosen.route.handler({ service, params: chosen.params, req, res, body: () => readJsonBody(req) });
+  if (result instanceof StatusReply) sendJson(res, result.status, result.body);
+  else if (result !== undefined) sendJson(res, 200, result);
+}
+
+function unavailable(): ServiceError {
+  return new ServiceError("unavailable", "Headroom is starting or shutting down; retry in a moment.");
+}

@@ -1,0 +1,241 @@
+// The settings file: read once and checked by us, then written through conf (in `serve`) or
+// electron-store (in the app). Opening never crashes: a file we cannot trust is moved aside
+// with a notice for the status, and defaults are used.
+import fs from "node:fs";
+import path from "node:path";
+import Conf from "conf";
+import { migrateSettings } from "./migrate";
+import {
+  CURRENT_SCHEMA_VERSION,
+  SETTINGS_JSON_SCHEMA,
+  checkSettings,
+  defaultSettings,
+  type SettingsData,
+} from "./settings-schema";
+
+/** What we need from conf / electron-store: assigning `store` validates and writes atomically. */
+export interface SettingsBackend {
+  readonly path: string;
+  store: SettingsData;
+}
+
+/** Options a backend is built with; they are conf's option names and values. */
+export interface BackendOptions {
+  cwd: string;
+  configName: string;
+  projectName: string;
+  schema: typeof SETTINGS_JSON_SCHEMA;
+  configFileMode: number;
+  clearInvalidConfig: false;
+  watch: false;
+  accessPropertiesByDotNotation: false;
+}
+
+/**
+ * A factory, not an instance: conf and electron-store parse and schema-check the file in
+ * their constructor and throw on a bad one (clearInvalidConfig: false), so the backend may
+ * only be built after we have moved such a file aside. The Electron shell passes this
+ * (electron-store takes the file name as `name`, overwrites `configName`, and has no
+ * `projectName`; the schema is ours, so both processes validate alike):
+ *   backend: ({ configName, projectName: _, ...rest }) =>
+ *     new Store<SettingsData>({ ...rest, name: configName })
+ */
+export type BackendFactory = (options: BackendOptions) => SettingsBackend;
+
+export interface OpenSettingsOptions {
+  dir: string;
+  fileName?: string;
+  backend?: BackendFactory;
+}
+
+export interface SettingsStore {
+  /** The in-memory copy, deep-frozen: change it through update(). */
+  read(): SettingsData;
+  /** Applies and writes now. Throws (and changes nothing) if the result is invalid. */
+  update(mutate: (draft: SettingsData) => void): void;
+  /** Applies now, writes at most once per DEFERRED_WRITE_MS (lease bookkeeping is frequent). */
+  updateDeferred(mutate: (draft: SettingsData) => void): void;
+  /** Writes a pending deferred change now (shutdown). */
+  flush(): void;
+  /** App-level messages for the status: a file moved aside, a write that failed. */
+  notices(): string[];
+  readonly path: string;
+  /** Flushes; later changes stay in memory so a late lease event during shutdown cannot throw. */
+  close(): void;
+}
+
+export const DEFERRED_WRITE_MS = 50;
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+const confBackend: BackendFactory = (options) => new Conf<SettingsData>(options);
+
+// 2026-11-29T09:10:11.123Z -> 2026-11-29T09-10-11-123Z (":" is not allowed on Windows).
+const fileStamp = () => new Date().toISOString().replace(/[:.]/g, "-");
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Renames `file` to `<name>.<label>-<timestamp>.json` beside it; returns the new path. */
+function renameAside(file: string, fileName: string, label: string): string {
+  const base = path.join(path.dirname(file), `${fileName}.${label}-${fileStamp()}`);
+  let target = `${base}.json`;
+  // rename() silently replaces an existing file: never lose an earlier moved-aside copy.
+  for (let n = 2; fs.existsSync(target); n++) target = `${base}-${n}.json`;
+  fs.renameSync(file, target);
+  return target;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+type Loaded =
+  | { kind: "missing" }
+  | { kind: "ok"; data: SettingsData; fromVersion: number }
+  | { kind: "bad"; problem: string; newer: boolean };
+
+function load(file: string): Loaded {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+    return { kind: "bad", problem: errorText(error), newer: false };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { kind: "bad", problem: errorText(error), newer: false };
+  }
+  const migrated = migrateSettings(raw);
+  if (!migrated.ok) return { kind: "bad", problem: migrated.problem, newer: migrated.newer };
+  const checked = checkSettings(migrated.data);
+  if (!checked.ok) return { kind: "bad", problem: checked.problem, newer: false };
+  return { kind: "ok", data: checked.data, fromVersion: migrated.fromVersion };
+}
+
+export function openSettings(options: OpenSettingsOptions): SettingsStore {
+  const { dir, fileName = "settings", backend: makeBackend = confBackend } = options;
+  const file = path.resolve(dir, `${fileName}.json`);
+  const notices: string[] = [];
+  let current = deepFreeze(defaultSettings());
+  let backend: SettingsBackend | undefined;
+  let writeProblem: string | undefined;
+  let backup: string | undefined; // where the pre-migration file was kept
+
+  const memoryOnly = (why: string) =>
+    notices.push(`Settings cannot be saved to ${file} (${why}); changes last until Headroom exits.`);
+  // If the migrated layout never reaches the disk, put the old file back so the next start
+  // migrates it again instead of finding no settings at all.
+  const restoreBackup = () => {
+    try {
+      if (backup && !fs.existsSync(file)) fs.renameSync(backup, file);
+    } catch {
+      // The backup still holds the data under its own name, beside the settings file.
+    }
+  };
+
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    const loaded = load(file);
+    if (loaded.kind === "bad") {
+      const what = loaded.newer ? "is from a newer Headroom" : "was corrupt";
+      try {
+        const aside = renameAside(file, fileName, "corrupt");
+        notices.push(
+          `Settings file ${what} (${loaded.problem}) and was moved aside to ${aside}; defaults are in use.`,
+        );
+      } catch (error) {
+        // Not moved aside means conf would read it (and throw) or we would overwrite it: neither.
+        notices.push(`Settings file ${what} (${loaded.problem}); defaults are in use.`);
+        throw error;
+      }
+    } else if (loaded.kind === "ok") {
+      current = deepFreeze(loaded.data);
+      if (loaded.fromVersion < CURRENT_SCHEMA_VERSION) {
+        // Keep the old layout as a backup (a migration is one-way), and let the backend open
+        // on no file at all: it never has to parse a layout its schema was not written for.
+        backup = renameAside(file, fileName, `v${loaded.fromVersion}`);
+      }
+    }
+    backend = makeBackend({
+      cwd: dir,
+      configName: fileName,
+      projectName: "headroom",
+      schema: SETTINGS_JSON_SCHEMA,
+      configFileMode: FILE_MODE,
+      clearInvalidConfig: false,
+      watch: false,
+      // Provider ids may contain dots; we only ever assign the whole store anyway.
+      accessPropertiesByDotNotation: false,
+    });
+  } catch (error) {
+    backend = undefined;
+    memoryOnly(errorText(error));
+    restoreBackup();
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let dirty = false;
+  let closed = false;
+
+  const writeNow = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    dirty = false;
+    if (!backend || closed) return;
+    try {
+      // A clone: conf may graft its `__internal__` key onto the value, and ajv may add to it.
+      backend.store = structuredClone(current);
+      writeProblem = undefined;
+    } catch (error) {
+      // The running host keeps working from memory; the status says the change is not on disk.
+      writeProblem = `Settings could not be saved to ${file} (${errorText(error)}); recent changes last until Headroom exits.`;
+    }
+  };
+
+  const apply = (mutate: (draft: SettingsData) => void) => {
+    const draft = structuredClone(current);
+    mutate(draft);
+    const checked = checkSettings(draft);
+    if (!checked.ok) throw new Error(`Settings not changed: ${checked.problem}`);
+    current = deepFreeze(checked.data);
+  };
+
+  if (backend && backup) {
+    writeNow();
+    if (writeProblem) restoreBackup();
+  }
+
+  return {
+    path: backend?.path ?? file,
+    read: () => current,
+    update(mutate) {
+      apply(mutate);
+      writeNow();
+    },
+    updateDeferred(mutate) {
+      apply(mutate);
+      dirty = true;
+      if (timer || closed) return;
+      timer = setTimeout(writeNow, DEFERRED_WRITE_MS);
+      // A pending write must not keep a finished process alive; shutdown calls flush().
+      timer.unref();
+    },
+    flush() {
+      if (dirty) writeNow();
+    },
+    notices: () => (writeProblem ? [...notices, writeProblem] : [...notices]),
+    close() {
+      if (dirty) writeNow();
+      closed = true;
+    },
+  };
+}

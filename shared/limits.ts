@@ -1,0 +1,11 @@
+// Allowed ranges and defaults, shared by validators, settings and the window's controls.
+export const LIMITS = {
+  limit: { min: 1, max: 10_000 },
+  cooldownMs: { min: 0, max: 600_000, default: 350, sliderMax: 5_000, sliderStep: 10 },
+  threshold: { min: 1, max: 1_000, default: 1 },
+  breakerCooldownMs: { min: 0, max: 3_600_000, default: 15_000 },
+  pollMs: { min: 250, max: 3_600_000, default: 5_000 },
+  timeoutMs: { max: 86_400_000 },
+  retryAfterMs: { max: 86_400_000 },
+  leaseTtlMs: { default: 120_000 },
+} as const;

@@ -1,0 +1,260 @@
+// The SPEC §1 invariants under random interleavings of everything a pool can be asked to
+// do, with time moved by hand: held + recycling <= limit at every admission, no waiter
+// admitted twice or lost, a lease released at most once, counters never negative, FIFO
+// among waiters that do not give up, and a queue that never sits stuck beside a free slot.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import type { AcquireResult, PoolConfig, ProviderPool, UsageProbe } from "../../electron/engine/pool-types";
+import { createProviderPool } from "../../electron/engine/provider-pool";
+import type { LeaseOutcome } from "../../shared/types";
+import { createFakeClock } from "../support/fake-clock";
+import { flush } from "../support/pool-harness";
+
+type GateAnswer = number | "fail" | "hang";
+
+type Command =
+  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean }
+  | { t: "abort"; pick: number }
+  | { t: "release"; pick: number; outcome: LeaseOutcome; retryAfterMs: number | undefined }
+  | { t: "releaseAgain"; pick: number }
+  | { t: "undelivered"; pick: number }
+  | { t: "setLimit"; limit: number }
+  | { t: "setCooldown"; cooldownMs: number }
+  | { t: "resume" }
+  | { t: "advance"; ms: number }
+  | { t: "gate"; answer: GateAnswer };
+
+const pick = fc.nat({ max: 1_000 });
+const commandArb = (withGate: boolean): fc.Arbitrary<Command> =>
+  fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        t: fc.constant("acquire" as const),
+        timeoutMs: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 })), { nil: undefined }),
+        abortable: fc.boolean(),
+      }),
+    },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant("abort" as const), pick }) },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        t: fc.constant("release" as const),
+        pick,
+        outcome: fc.constantFrom<LeaseOutcome>("success", "failure", "rate_limited"),
+        retryAfterMs: fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: undefined }),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("releaseAgain" as const), pick }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("undelivered" as const), pick }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("setLimit" as const), limit: fc.integer({ min: 1, max: 6 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ t: fc.constant("setCooldown" as const), cooldownMs: fc.constantFrom(0, 1, 50, 350, 2_000) }),
+    },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("resume" as const) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        t: fc.constant("advance" as const),
+        ms: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 3_000 }), fc.constant(30_000)),
+      }),
+    },
+    {
+      weight: withGate ? 2 : 0,
+      arbitrary: fc.record({
+        t: fc.constant("gate" as const),
+        answer: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom<GateAnswer>("fail", "hang")),
+      }),
+    },
+  );
+
+interface Acquire {
+  index: number;
+  result: AcquireResult | undefined;
+  answers: number;
+  controller: AbortController | undefined;
+  /** Still unanswered when the test aborted it: it must end as aborted, never admitted. */
+  abortedWhileWaiting: boolean;
+  calledAt: number;
+  timeoutMs: number | undefined;
+}
+
+async function run(initial: PoolConfig, commands: Command[], withGate: boolean): Promise<void> {
+  const clock = createFakeClock();
+  let issued = 0;
+  let admissionPending = false;
+  let gateAnswer: GateAnswer = 0;
+  const logs: string[] = [];
+  const probe: UsageProbe = () => {
+    const answer = gateAnswer;
+    if (answer === "hang") return new Promise<number>(() => {});
+    if (answer === "fail") return Promise.reject(new Error("gate down"));
+    return Promise.resolve(answer);
+  };
+  const pool: ProviderPool = createProviderPool(initial, {
+    providerId: "prop",
+    clock,
+    newId: () => {
+      admissionPending = true;
+      return `L${++issued}`;
+    },
+    onLeasesChange: () => {
+      if (!admissionPending) return;
+      admissionPending = false;
+      // Checked right after each admission (a batch ends in one callback, and a batch only adds).
+      const status = pool.status();
+      expect(status.active + status.recycling).toBeLessThanOrEqual(status.limit);
+      expect(status.paused).toBe(false);
+    },
+    log: (message) => logs.push(message),
+    ...(withGate ? { usageProbe: { probe, pollMs: 500 } } : {}),
+  });
+
+  const acquires: Acquire[] = [];
+  const held = new Map<string, Acquire>();
+  const ended = new Set<string>();
+
+  const acquire = (timeoutMs: number | undefined, abortable: boolean) => {
+    const controller = abortable ? new AbortController() : undefined;
+    const entry: Acquire = {
+      index: acquires.length,
+      result: undefined,
+      answers: 0,
+      controller,
+      abortedWhileWaiting: false,
+      calledAt: clock.now(),
+      timeoutMs,
+    };
+    acquires.push(entry);
+    void pool
+      .acquire({ ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(controller ? { signal: controller.signal } : {}) })
+      .then((result) => {
+        entry.answers++;
+        entry.result = result;
+        if (result.ok) held.set(result.lease.leaseId, entry);
+      });
+  };
+  const pickHeld = (n: number) => [...held.keys()][n % Math.max(1, held.size)];
+  const end = (leaseId: string, done: boolean) => {
+    expect(done).toBe(!ended.has(leaseId)); // a lease is released at most once
+    held.delete(leaseId);
+    ended.add(leaseId);
+  };
+
+  const check = () => {
+    const status = pool.status();
+    const waiting = acquires.filter((a) => a.result === undefined).length;
+    for (const count of [status.active, status.queued, status.recycling]) expect(count).toBeGreaterThanOrEqual(0);
+    expect(status.active).toBe(held.size);
+    expect(status.queued).toBe(waiting);
+    expect(new Set(pool.heldLeases().map((l) => l.leaseId))).toEqual(new Set(held.keys()));
+    // No admission is lost: every lease id issued reached exactly one acquire.
+    expect(acquires.filter((a) => a.result?.ok).length).toBe(issued);
+    if (!withGate && status.queued > 0) {
+      expect(status.paused || status.active + status.recycling >= status.limit).toBe(true);
+    }
+  };
+
+  for (const command of commands) {
+    switch (command.t) {
+      case "acquire":
+        acquire(command.timeoutMs, command.abortable);
+        break;
+      case "abort": {
+        const open = acquires.filter((a) => a.controller && !a.controller.signal.aborted);
+        const target = open[command.pick % Math.max(1, open.length)];
+        if (!target) break;
+        target.abortedWhileWaiting = target.result === undefined;
+        target.controller!.abort();
+        break;
+      }
+      case "release":
+      case "releaseAgain":
+      case "undelivered": {
+        const leaseId =
+          command.t === "releaseAgain" ? [...ended][command.pick % Math.max(1, ended.size)] : pickHeld(command.pick);
+        if (leaseId === undefined) break;
+        let done: boolean;
+        if (command.t === "undelivered") done = pool.returnUndelivered(leaseId);
+        else if (command.t === "release") done = pool.release(leaseId, command.outcome, command.retryAfterMs);
+        else done = pool.release(leaseId, "success");
+        end(leaseId, done);
+        break;
+      }
+      case "setLimit":
+        pool.setLimit(command.limit);
+        break;
+      case "setCooldown":
+        pool.setCooldown(command.cooldownMs);
+        break;
+      case "resume":
+        pool.resume();
+        break;
+      case "advance":
+        clock.advance(command.ms);
+        break;
+      case "gate":
+        gateAnswer = command.answer;
+        break;
+    }
+    await flush();
+    check();
+  }
+
+  // Drain: lift every obstacle and release everything until nobody waits.
+  gateAnswer = 0;
+  for (let round = 0; round < 50 && acquires.some((a) => a.result === undefined); round++) {
+    pool.resume();
+    clock.advance(400_000);
+    for (const leaseId of [...held.keys()]) end(leaseId, pool.release(leaseId, "success"));
+    await flush();
+    check();
+  }
+  for (const leaseId of [...held.keys()]) end(leaseId, pool.release(leaseId, "success"));
+  clock.advance(400_000);
+  await flush();
+  check();
+
+  expect(acquires.every((a) => a.answers === 1)).toBe(true);
+  expect(pool.status()).toMatchObject({ active: 0, queued: 0, recycling: 0 });
+  expect(clock.pending()).toBe(0);
+  expect(logs).toEqual([]); // the watchdog never had to rescue the queue
+
+  for (const a of acquires) {
+    if (a.abortedWhileWaiting) expect(a.result).toEqual({ ok: false, failure: { kind: "aborted" } });
+    if (a.result?.ok && a.timeoutMs !== undefined) {
+      expect(a.result.lease.admittedAt).toBeLessThanOrEqual(a.calledAt + a.timeoutMs);
+    }
+  }
+  // FIFO: lease ids are issued in admission order, so admitted acquires keep call order.
+  const admittedOrder = acquires.flatMap((a) => (a.result?.ok ? [Number(a.result.lease.leaseId.slice(1))] : []));
+  expect(admittedOrder).toEqual([...admittedOrder].sort((x, y) => x - y));
+}
+
+const configArb = fc.record({
+  limit: fc.integer({ min: 1, max: 4 }),
+  cooldownMs: fc.constantFrom(0, 350),
+  autoReduced: fc.constant(false),
+  noticeDismissed: fc.constant(false),
+});
+
+describe("provider pool invariants under random interleavings", () => {
+  test("hold without a usage gate (200 runs of 50-100 steps)", async () => {
+    await fc.assert(
+      fc.asyncProperty(configArb, fc.array(commandArb(false), { minLength: 50, maxLength: 100 }), (config, commands) =>
+        run(config, commands, false),
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test("hold with a usage gate that answers, fails or hangs (100 runs of 50-100 steps)", async () => {
+    await fc.assert(
+      fc.asyncProperty(configArb, fc.array(commandArb(true), { minLength: 50, maxLength: 100 }), (config, commands) =>
+        run(config, commands, true),
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
