@@ -18,6 +18,7 @@ import type {
   RouteRefusal,
   RoutesView,
 } from "./types";
+import type { HostInfo } from "./contract";
 import type { AcquireRequest, ProviderConfigPatch } from "./validate";
 
 export class ApiError extends Error {
@@ -69,6 +70,7 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     baseUrl: base,
     health: () => call<{ ok: true; version: string }>("GET", "/health"),
+    hostInfo: () => call<HostInfo>("GET", "/host/info"),
     status: () => call<ConcurrencyStatusResponse>("GET", "/concurrency/status"),
     limits: () => call<{ limits: LimitView[] }>("GET", "/concurrency/limits"),
     limit: (id: string) => call<LimitView>("GET", `/concurrency/limits/${seg(id)}`),

@@ -57,15 +57,18 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       ...(options.log ? { log: options.log } : {}),
     });
     let live: HeadroomService | undefined = service;
+    let apiUrl = "";
     server = createApiServer({
+      hostInfo: () => ({ apiUrl, version: options.version }),
       service: () => live,
       token,
       version: options.version,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     });
     const port = await listen(server, options.port);
-    const windowUrl = `http://127.0.0.1:${port}/#token=${token}`;
-    lock.update({ kind: options.kind, url: `http://127.0.0.1:${port}` });
+    apiUrl = `http://127.0.0.1:${port}`;
+    const windowUrl = `${apiUrl}/#token=${token}`;
+    lock.update({ kind: options.kind, url: apiUrl });
 
     const running = service;
     const listening = server;

@@ -13,6 +13,7 @@ import {
   checkRouteOutcomeBody,
   checkRouteRunBody,
 } from "../../shared/validate";
+import type { HostInfo } from "../../shared/contract";
 import type { HeadroomService } from "../service/headroom-service";
 import { valid } from "../service/service-error";
 import { acquireLongPoll } from "./acquire-long-poll";
@@ -24,6 +25,7 @@ export interface RouteContext {
   req: IncomingMessage;
   res: ServerResponse;
   body: () => Promise<unknown>;
+  hostInfo: () => HostInfo;
 }
 
 /** A reply other than 200 (the breaker's 409 refusal). */
@@ -47,6 +49,8 @@ const provider = (ctx: RouteContext) => valid(checkProviderId(ctx.params.provide
 const lease = (ctx: RouteContext) => valid(checkLeaseId(ctx.params.leaseId));
 
 export const API_ROUTES: ApiRoute[] = [
+  // An addition to SPEC §3: the window needs the host's addresses to show agents their lines.
+  { method: "GET", pattern: "/host/info", handler: (c) => c.hostInfo() },
   { method: "GET", pattern: "/concurrency/status", handler: ({ service }) => service.status() },
   { method: "GET", pattern: "/concurrency/limits", handler: ({ service }) => service.limits() },
   { method: "GET", pattern: "/concurrency/limits/:providerId", handler: (c) => c.service.limit(provider(c)) },

@@ -2,6 +2,7 @@
 // token, then the route table. Every refusal has the SPEC §3 error body.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
+import type { HostInfo } from "../../shared/contract";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
@@ -16,6 +17,8 @@ export interface ApiServerOptions {
   version: string;
   /** The built window, served without a token so a browser can load it. */
   staticDir?: string;
+  /** Where agents reach this host (the window shows the lines they need). */
+  hostInfo: () => HostInfo;
 }
 
 interface CompiledRoute extends ApiRoute {
@@ -113,7 +116,14 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
   const service = options.service();
   if (!service) throw unavailable();
 
-  const result = await chosen.route.handler({ service, params: chosen.params, req, res, body: () => readJsonBody(req) });
+  const result = await chosen.route.handler({
+    service,
+    params: chosen.params,
+    req,
+    res,
+    body: () => readJsonBody(req),
+    hostInfo: options.hostInfo,
+  });
   if (result instanceof StatusReply) sendJson(res, result.status, result.body);
   else if (result !== undefined) sendJson(res, 200, result);
 }

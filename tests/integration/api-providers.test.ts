@@ -137,3 +137,7 @@ async function expectQueued(n: number): Promise<void> {
   }
   throw new Error(`queue never reached ${n}`);
 }
+
+test("host info tells the window where agents reach this host", async () => {
+  expect(await t.client.hostInfo()).toEqual({ apiUrl: t.url, version: "0.0.0-test" });
+});
