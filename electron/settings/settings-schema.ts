@@ -3,6 +3,8 @@
 // whether a file on disk can be trusted.
 import type { Schema } from "conf";
 import type { BreakerSettings, UsageGateConfig } from "../../shared/types";
+import { LIMITS } from "../../shared/limits";
+import { PROVIDER_ID_PATTERN as SHARED_PROVIDER_ID } from "../../shared/validate";
 import type { PersistedLease, PoolConfig } from "../engine/pool-types";
 
 export const CURRENT_SCHEMA_VERSION = 1;
@@ -25,16 +27,19 @@ export type SettingsData = {
   leases: StoredLease[];
 };
 
-export const PROVIDER_ID_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
-const PROVIDER_ID = new RegExp(PROVIDER_ID_PATTERN);
-
-export const LIMIT_RANGE = { min: 1, max: 10_000 } as const;
-export const COOLDOWN_RANGE = { min: 0, max: 600_000 } as const;
-export const DEFAULT_COOLDOWN_MS = 350;
-export const THRESHOLD_RANGE = { min: 1, max: 1000 } as const;
-export const BREAKER_COOLDOWN_RANGE = { min: 0, max: 3_600_000 } as const;
-export const POLL_RANGE = { min: 250, max: 3_600_000 } as const;
-export const DEFAULT_ROUTES: Readonly<BreakerSettings> = { threshold: 1, cooldownMs: 15_000 };
+// The ranges are the API's (shared/limits.ts), so a value the API accepts is never "corrupt" on disk.
+const PROVIDER_ID = SHARED_PROVIDER_ID;
+const PROVIDER_ID_PATTERN = PROVIDER_ID.source;
+const LIMIT_RANGE = LIMITS.limit;
+const COOLDOWN_RANGE = LIMITS.cooldownMs;
+const DEFAULT_COOLDOWN_MS = LIMITS.cooldownMs.default;
+const THRESHOLD_RANGE = LIMITS.threshold;
+const BREAKER_COOLDOWN_RANGE = LIMITS.breakerCooldownMs;
+const POLL_RANGE = LIMITS.pollMs;
+export const DEFAULT_ROUTES: Readonly<BreakerSettings> = {
+  threshold: LIMITS.threshold.default,
+  cooldownMs: LIMITS.breakerCooldownMs.default,
+};
 
 export function defaultSettings(): SettingsData {
   return {
