@@ -1,6 +1,7 @@
 // Reading "was this a rate limit, and how long should we wait" out of agent output and
 // provider responses (SPEC §6). Pure functions: `now` is a parameter, nothing here caps a
 // wait (callers apply their own cap, e.g. the 300 s pause cap of SPEC §1).
+import { parseUnitDuration } from "../../shared/duration";
 
 // A 429 counts only as a number of its own: not inside 14290, a port (:4290), a hex hash
 // (a429f), a version (1.429) or a decimal (429.5). "HTTP_429" and "429." still count.
@@ -117,31 +118,6 @@ function parseRfc3339(value: string): number | undefined {
 }
 
 // Go's units, so a provider answering "500µs" is read rather than dropped.
-const DURATION_UNITS: Record<string, number> = {
-  h: 3_600_000,
-  m: 60_000,
-  s: 1000,
-  ms: 1,
-  us: 1e-3,
-  µs: 1e-3,
-  ns: 1e-6,
-};
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/y;
-
-/** OpenAI's Go-style durations (`1s`, `6m0s`, `250ms`, `1h2m3.5s`); a bare number is rejected. */
-function parseDuration(value: string): number | undefined {
-  const v = value.trim();
-  if (v === "") return undefined;
-  DURATION_PART.lastIndex = 0;
-  let total = 0;
-  while (DURATION_PART.lastIndex < v.length) {
-    const part = DURATION_PART.exec(v);
-    if (!part) return undefined;
-    total += Number(part[1]) * DURATION_UNITS[part[2]!]!;
-  }
-  return Math.ceil(total);
-}
-
 const EXHAUSTED = /^\s*0\s*$/;
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -159,7 +135,7 @@ const RESET_HEADERS: { reset: string; remaining: string; parse: (v: string, now:
   ...["requests", "tokens"].map((bucket) => ({
     reset: `x-ratelimit-reset-${bucket}`,
     remaining: `x-ratelimit-remaining-${bucket}`,
-    parse: (v: string) => parseDuration(v),
+    parse: (v: string) => parseUnitDuration(v),
   })),
 ];
 

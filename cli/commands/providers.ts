@@ -1,0 +1,85 @@
+// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none>]`.
+import { ApiError, type ApiClient } from "../../shared/api-client";
+import { checkLimit, checkProviderConfigBody } from "../../shared/validate";
+import { numberOrText, parseCommandArgs, providerIdArg, takePositionals, valid } from "../args";
+import { printJson, type Command } from "../command";
+import { formatDuration } from "../duration";
+import { UsageError } from "../exit-codes";
+import { formatTable } from "../table";
+
+const NAME = "providers";
+
+async function list(client: ApiClient, json: boolean): Promise<void> {
+  const { providers } = await client.status();
+  const configs = await Promise.all(providers.map((p) => client.provider(p.providerId)));
+  if (json) return printJson({ providers: configs });
+  if (configs.length === 0) {
+    process.stdout.write("No providers yet. Add one with: headroom providers add <id> <limit>\n");
+    return;
+  }
+  process.stdout.write(
+    formatTable(
+      ["PROVIDER", "LIMIT", "COOLDOWN", "UPSTREAM", "USAGE GATE"],
+      configs.map((c) => [
+        c.providerId,
+        String(c.limit),
+        formatDuration(c.cooldownMs),
+        c.upstream ?? "-",
+        c.usageGate ? `${c.usageGate.url} every ${formatDuration(c.usageGate.pollMs)}` : "-",
+      ]),
+    ),
+  );
+}
+
+async function exists(client: ApiClient, id: string): Promise<boolean> {
+  try {
+    await client.limit(id);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "unknown_provider") return false;
+    throw error;
+  }
+}
+
+export const providersCommand: Command = async (argv, context) => {
+  const { values, positionals } = parseCommandArgs(NAME, argv, {});
+  const [action, ...rest] = positionals;
+  const json = values.json === true;
+
+  switch (action) {
+    case undefined:
+      await list(context.connection().client, json);
+      return 0;
+    case "add": {
+      const [rawId, rawLimit] = takePositionals(NAME, rest, ["id", "limit"]);
+      const id = providerIdArg(rawId!, NAME);
+      const limit = valid(checkLimit(numberOrText(rawLimit!)), NAME);
+      const { client } = context.connection();
+      const existed = await exists(client, id);
+      const view = await client.setLimit(id, limit);
+      if (json) printJson(view);
+      else process.stdout.write(`${existed ? "Updated" : "Added"} ${view.providerId} with limit ${view.limit}.\n`);
+      return 0;
+    }
+    case "remove": {
+      const [rawId] = takePositionals(NAME, rest, ["id"]);
+      const id = providerIdArg(rawId!, NAME);
+      const answer = await context.connection().client.removeProvider(id);
+      if (json) printJson(answer);
+      else process.stdout.write(`Removed ${id}.\n`);
+      return 0;
+    }
+    case "upstream": {
+      const [rawId, rawUrl] = takePositionals(NAME, rest, ["id", "url|none"]);
+      const id = providerIdArg(rawId!, NAME);
+      const patch = valid(checkProviderConfigBody({ upstream: rawUrl === "none" ? null : rawUrl }), NAME);
+      const view = await context.connection().client.setProvider(id, patch);
+      if (json) printJson(view);
+      else if (view.upstream) process.stdout.write(`${id} now forwards to ${view.upstream} through the gating proxy.\n`);
+      else process.stdout.write(`${id} has no upstream now.\n`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, remove or upstream`, NAME);
+  }
+};

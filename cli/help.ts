@@ -1,0 +1,93 @@
+// What `headroom --help` and `headroom <command> --help` print.
+const ENVIRONMENT = `Environment:
+  HEADROOM_URL       the host's API (default http://127.0.0.1:7411)
+  HEADROOM_TOKEN     the API token; else the api-token file in the data folder
+  HEADROOM_DATA_DIR  the data folder holding api-token (default: the app's, e.g. ~/.config/Headroom)`;
+
+export const TOP_HELP = `Usage: headroom <command> [options]
+
+Keeps AI coding agents inside their providers' concurrency limits, through a running
+Headroom host (the desktop app or \`npm run serve\`).
+
+Commands:
+  run --provider <id> -- <command...>   wait for a slot, run the command, release the slot
+  status                                providers: active/limit, queue, pauses, notices
+  limit [<id> [<n>]]                    show or set a provider's concurrency limit
+  cooldown <id> [<ms>]                  show or set the release cooldown in milliseconds
+  providers [add|remove|upstream ...]   list, add or remove providers; set an upstream URL
+  resume <id>                           lift a provider's rate-limit pause now
+  routes [reset <target> <runtime> <model>]  route circuit breakers; close one by hand
+
+Options: --json (machine-readable output), --help (this text, or a command's).
+
+${ENVIRONMENT}
+
+Exit status: 0 ok; 64 usage; 69 host unavailable; 70 unexpected answer; 75 queue timeout;
+77 token refused. \`run\` otherwise exits with its command's status.
+`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  run: `Usage: headroom run --provider <id> [--agent <name>] [--timeout <duration>] -- <command...>
+
+Waits in line for a slot of the provider, runs the command while holding it (heartbeating
+so it does not expire) and releases it when the command ends, whatever way it ends.
+While waiting, the position in the queue and any pause countdown are shown on stderr.
+
+  --provider, -p <id>     the provider whose slot to take (required)
+  --agent, -a <name>      the name shown in the window (default: the command's name)
+  --timeout, -t <dur>     give up after this long in the queue: 500ms, 90s, 5m, 1h
+                          (a bare number is seconds; 0 = only if a slot is free now)
+
+The outcome reported to Headroom: exit 0 is a success; otherwise, when the command's
+output (read only when it goes to a pipe or file, not a terminal) carries a rate-limit
+marker (429, "rate limit", "too many requests"), the provider is paused, for the
+Retry-After given in the output when there is one; anything else is a failure.
+
+SIGTERM and SIGHUP are passed on to the command; so is SIGINT when stdin is not a terminal
+(on a terminal, Ctrl-C already reaches it). Exit status: the command's own (128 + n when a
+signal n ended it), or 64, 69, 75, 77 for Headroom's own failures; 127 when the command
+cannot be found.
+
+Examples:
+  headroom run --provider anthropic -- claude -p "fix the failing test"
+  headroom run -p openai -a codex-2 --timeout 10m -- codex exec "add tests"
+  headroom run -p anthropic -- aider --model sonnet --yes --message "tidy imports"
+
+${ENVIRONMENT}
+`,
+  status: `Usage: headroom status [--json]
+
+One line per provider: held slots of the limit, waiters, slots recycling in their release
+cooldown, pause countdown, cooldown, wait p50/p95, and auto-reductions with their notice.
+`,
+  limit: `Usage: headroom limit [<id> [<n>]] [--json]
+
+Without arguments lists every provider's limit; with an id shows it; with a number (1 to
+10000) sets it, which also clears an automatic reduction. Add new providers with
+\`headroom providers add <id> <limit>\`.
+`,
+  cooldown: `Usage: headroom cooldown <id> [<ms>] [--json]
+
+Shows or sets how long a released slot rests before the next agent may take it
+(0 to 600000 ms, default 350), covering the provider's accounting lag.
+`,
+  providers: `Usage: headroom providers [--json]
+       headroom providers add <id> <limit>
+       headroom providers remove <id>
+       headroom providers upstream <id> <url|none>
+
+Lists providers with limit, cooldown and upstream; adds one (ids: lowercase letters,
+digits, '.', '_', '-'); removes one (its waiters are turned away); sets or clears the
+upstream base URL the gating proxy forwards to.
+`,
+  resume: `Usage: headroom resume <id> [--json]
+
+Lifts a provider's rate-limit pause by hand; waiting agents are admitted at once.
+`,
+  routes: `Usage: headroom routes [--json]
+       headroom routes reset <target> <runtime> <model>
+
+Lists route circuit breakers (target, runtime, model) with their state, or closes one by
+hand.
+`,
+};

@@ -1,0 +1,53 @@
+// `headroom run` arguments: Headroom's options before `--`, the command after it untouched
+// (so the command's own flags are never read as ours).
+import { randomUUID } from "node:crypto";
+import { basename } from "node:path";
+import { checkAcquireBody, type AcquireRequest } from "../../shared/validate";
+import { parseCommandArgs, providerIdArg } from "../args";
+import { parseDuration } from "../duration";
+import { UsageError } from "../exit-codes";
+
+export interface RunOptions {
+  acquire: AcquireRequest & { waiterId: string; agentId: string };
+  command: [string, ...string[]];
+}
+
+const EXAMPLE = "e.g. headroom run --provider anthropic -- claude";
+const FLAG_OF: Record<string, string> = { agentId: "--agent", timeoutMs: "--timeout" };
+
+export function parseRunArgs(argv: string[]): RunOptions {
+  const end = argv.indexOf("--");
+  const own = end === -1 ? argv : argv.slice(0, end);
+  const command = end === -1 ? [] : argv.slice(end + 1);
+  const { values, positionals } = parseCommandArgs("run", own, {
+    provider: { type: "string", short: "p" },
+    agent: { type: "string", short: "a" },
+    timeout: { type: "string", short: "t" },
+  });
+  if (positionals.length > 0) {
+    throw new UsageError(`put the command after --, ${EXAMPLE} (got ${JSON.stringify(positionals[0])} before it)`, "run");
+  }
+  if (values.provider === undefined) throw new UsageError(`--provider is required, ${EXAMPLE}`, "run");
+  const [program, ...args] = command;
+  if (program === undefined) throw new UsageError(`nothing to run: put the command after --, ${EXAMPLE}`, "run");
+
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutMs = parseDuration(values.timeout);
+    if (timeoutMs === undefined) {
+      throw new UsageError(
+        `--timeout must be a duration such as 500ms, 90s, 5m or 1h (got ${JSON.stringify(values.timeout)})`,
+        "run",
+      );
+    }
+  }
+  const checked = checkAcquireBody({
+    providerId: providerIdArg(values.provider, "run"),
+    agentId: values.agent ?? basename(program),
+    waiterId: randomUUID(),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  if (!checked.ok) throw new UsageError(`${FLAG_OF[checked.field] ?? checked.field}: ${checked.message}`, "run");
+  const { agentId, waiterId } = checked.value;
+  return { acquire: { ...checked.value, agentId: agentId!, waiterId: waiterId! }, command: [program, ...args] };
+}

@@ -1,0 +1,92 @@
+// The read and write commands against a real host: what they change there and what they print.
+import { afterEach, beforeEach, expect, test } from "vitest";
+import type { ConcurrencyStatusResponse, RoutesView } from "../../shared/types";
+import { cliEnv, runCli } from "../support/cli-harness";
+import { removeDir, startTestHost, type TestHost } from "../support/test-host";
+
+let t: TestHost;
+let env: Record<string, string>;
+beforeEach(async () => {
+  t = await startTestHost();
+  env = cliEnv(t);
+});
+afterEach(async () => {
+  await t.stop();
+  removeDir(t.dataDir);
+});
+
+const ok = async (...args: string[]) => {
+  const result = await runCli(args, env);
+  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
+  return result.stdout;
+};
+
+test("providers add, list, upstream and remove change the host and print what they did", async () => {
+  expect(await ok("providers", "add", "anthropic", "4")).toBe("Added anthropic with limit 4.\n");
+  await ok("providers", "upstream", "anthropic", "https://api.anthropic.com/");
+  expect(await t.client.provider("anthropic")).toMatchObject({ limit: 4, upstream: "https://api.anthropic.com" });
+
+  const listed = JSON.parse(await ok("providers", "--json")) as { providers: unknown[] };
+  expect(listed.providers).toEqual([{ providerId: "anthropic", limit: 4, cooldownMs: 350, upstream: "https://api.anthropic.com" }]);
+  expect(await ok("providers")).toMatch(/^PROVIDER\s+LIMIT\s+COOLDOWN\s+UPSTREAM.*\nanthropic\s+4\s+350ms\s+https:\/\/api\.anthropic\.com/);
+
+  await ok("providers", "upstream", "anthropic", "none");
+  expect((await t.client.provider("anthropic")).upstream).toBeUndefined();
+  expect(await ok("providers", "remove", "anthropic")).toBe("Removed anthropic.\n");
+  expect((await t.client.status()).providers).toEqual([]);
+});
+
+test("limit and cooldown set and show values; limit never creates a provider by typo", async () => {
+  await t.client.setLimit("anthropic", 2);
+  expect(JSON.parse(await ok("limit", "anthropic", "5", "--json"))).toEqual({ providerId: "anthropic", limit: 5 });
+  expect(await ok("limit", "anthropic")).toBe("anthropic: limit 5\n");
+  expect(JSON.parse(await ok("cooldown", "anthropic", "1200", "--json"))).toEqual({ providerId: "anthropic", cooldownMs: 1200 });
+  expect(await t.client.cooldown("anthropic")).toEqual({ providerId: "anthropic", cooldownMs: 1200 });
+
+  const typo = await runCli(["limit", "antropic", "3"], env);
+  expect(typo.code).toBe(64);
+  expect(typo.stderr).toContain("known providers: anthropic");
+  expect((await t.client.limits()).limits).toEqual([{ providerId: "anthropic", limit: 5 }]);
+});
+
+test("status shows the table with pause countdown and auto-reduction, and --json the API's answer", async () => {
+  await t.client.setLimit("anthropic", 3);
+  await t.client.setLimit("openai", 2);
+  const lease = await t.client.acquire({ providerId: "anthropic" });
+  await t.client.release(lease.leaseId, "rate_limited", 30_000);
+  await t.client.acquire({ providerId: "openai" });
+
+  const table = await ok("status");
+  expect(table).toMatch(/^PROVIDER\s+ACTIVE\s+QUEUED\s+RECYCLING\s+PAUSED\s+COOLDOWN/);
+  expect(table).toMatch(/\nanthropic\s+0\/2\s+0\s+\d\s+(30|29)s left\s+350ms\s+\S+\s+auto-reduced from 3\n/);
+  expect(table).toMatch(/\nopenai\s+1\/2\s+0\s+0\s+-\s+350ms/);
+  expect(table).toContain("! Limit for anthropic lowered from 3 to 2");
+
+  const json = JSON.parse(await ok("status", "--json")) as ConcurrencyStatusResponse;
+  const live = await t.client.status();
+  expect(json.providers.map((p) => [p.providerId, p.limit, p.active, p.paused])).toEqual(
+    live.providers.map((p) => [p.providerId, p.limit, p.active, p.paused]),
+  );
+});
+
+test("resume lifts a pause", async () => {
+  await t.client.setLimit("anthropic", 1);
+  const lease = await t.client.acquire({ providerId: "anthropic" });
+  await t.client.release(lease.leaseId, "rate_limited", 60_000);
+  expect((await t.client.status()).providers[0]!.paused).toBe(true);
+  const entry = JSON.parse(await ok("resume", "anthropic", "--json")) as { paused: boolean };
+  expect(entry.paused).toBe(false);
+  expect((await t.client.status()).providers[0]!.paused).toBe(false);
+});
+
+test("routes lists the breakers and reset closes an open route", async () => {
+  const route = { targetId: "anthropic", runtimeId: "http", modelId: "claude-sonnet" };
+  await t.client.routeOutcome(route, "run-1", "failure", "upstream 529");
+
+  const view = JSON.parse(await ok("routes", "--json")) as RoutesView;
+  expect(view.routes).toMatchObject([{ ...route, state: "open", consecutiveFailures: 1 }]);
+  expect(await ok("routes")).toMatch(/\nanthropic\s+http\s+claude-sonnet\s+open\s+1\d?s\s+1\s+upstream 529\n/);
+
+  expect(await ok("routes", "reset", "anthropic", "http", "claude-sonnet")).toBe("Route anthropic / http / claude-sonnet is closed.\n");
+  expect((await t.client.routes()).routes).toMatchObject([{ ...route, state: "closed" }]);
+});
