@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { resolveDataDir } from "./host/data-dir";
 import { HostStartError, startHost } from "./host/start-host";
+import { stopOnSignals } from "./host/stop-on-signals";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -47,23 +48,17 @@ async function main(): Promise<void> {
     version,
     dataDir: resolveDataDir(values["data-dir"], process.env),
     port: portFrom(values.port, process.env.HEADROOM_PORT, 7411, "--port"),
+    proxyPort: portFrom(values["proxy-port"], process.env.HEADROOM_PROXY_PORT, 7412, "--proxy-port"),
     staticDir: join(root, "dist", "renderer"),
     log: (message, state) => console.error(`[headroom] ${message}`, state ?? ""),
   });
   process.stdout.write(`Headroom listening on ${host.windowUrl}\n`);
+  if (host.proxyUrl !== undefined) process.stdout.write(`Headroom proxy on ${host.proxyUrl}\n`);
 
-  const shutdown = (signal: string) => {
+  stopOnSignals(async (signal) => {
     process.stderr.write(`Headroom: ${signal} received, shutting down.\n`);
-    host.stop().then(
-      () => process.exit(0),
-      (error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+    await host.stop();
+  });
 }
 
 main().catch((error) => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { systemClock } from "../engine/clock";
 import { createApiServer } from "../http/api-server";
+import { createProxyServer, type ProxyServer } from "../proxy/proxy-server";
 import { HeadroomService } from "../service/headroom-service";
 import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
@@ -22,6 +23,10 @@ export interface HostOptions {
   /** The Electron shell passes a factory of electron-store built on the same schema. */
   settingsBackend?: BackendFactory;
   log?: (message: string, state?: unknown) => void;
+  /** The gating proxy's port (0 = any free port); undefined = no proxy. */
+  proxyPort?: number;
+  /** How long the proxy waits on a silent upstream before counting a failure (tests shorten it). */
+  proxyUpstreamIdleMs?: number;
 }
 
 export interface RunningHost {
@@ -30,6 +35,8 @@ export interface RunningHost {
   port: number;
   /** The window's address, token in the fragment so it never reaches a server log. */
   windowUrl: string;
+  /** Set when the gating proxy runs: http://127.0.0.1:<proxyPort>. */
+  proxyUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -41,6 +48,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   if ("refused" in lock) throw new HostStartError(lock.refused);
 
   let server: Server | undefined;
+  let proxy: ProxyServer | undefined;
   let service: HeadroomService | undefined;
   try {
     const token = loadOrCreateToken(options.dataDir, env);
@@ -58,35 +66,50 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     });
     let live: HeadroomService | undefined = service;
     let apiUrl = "";
+    let proxyUrl: string | undefined;
     server = createApiServer({
-      hostInfo: () => ({ apiUrl, version: options.version }),
+      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       service: () => live,
       token,
       version: options.version,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     });
-    const port = await listen(server, options.port);
+    const port = await listen(server, options.port, "--port");
     apiUrl = `http://127.0.0.1:${port}`;
+    if (options.proxyPort !== undefined) {
+      const log = options.log;
+      proxy = createProxyServer({
+        service: () => live,
+        ...(log ? { log: (message: string) => log(message) } : {}),
+        ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
+      });
+      proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
+    }
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });
 
     const running = service;
     const listening = server;
+    const proxying = proxy;
     let stopping: Promise<void> | undefined;
     return {
       service: running,
       token,
       port,
       windowUrl,
+      ...(proxyUrl === undefined ? {} : { proxyUrl }),
       stop: () =>
         (stopping ??= (async () => {
           live = undefined; // new requests get 503 while we wind down
+          // Cut proxy streams first, so their slots and route claims are released into a live service.
+          await proxying?.close();
           running.close(); // waiters are answered, settings and leases written
           await closeServer(listening);
           lock.release();
         })()),
     };
   } catch (error) {
+    if (proxy?.server.listening) await proxy.close();
     service?.close();
     if (server?.listening) await closeServer(server);
     lock.release();
@@ -94,12 +117,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   }
 }
 
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, flag: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE"
-          ? new HostStartError(`Port ${port} on 127.0.0.1 is already in use; pass --port <n> (or 0 for any free port).`)
+          ? new HostStartError(`Port ${port} on 127.0.0.1 is already in use; pass ${flag} <n> (or 0 for any free port).`)
           : error,
       );
     };

@@ -68,11 +68,13 @@ export class HeadroomService {
   private readonly leaseTtlMs: number;
   private closed = false;
   private leaseWrite: TimerHandle | undefined;
+  private writtenLeases: string;
 
   constructor(private readonly options: ServiceOptions) {
     this.leaseTtlMs = options.leaseTtlMs ?? LIMITS.leaseTtlMs.default;
     this.book = new LeaseBook(() => options.clock.now());
     const data = options.store.read();
+    this.writtenLeases = JSON.stringify(data.leases);
     this.breaker = createRouteBreaker({
       clock: options.clock,
       settings: data.routes,
@@ -92,13 +94,19 @@ export class HeadroomService {
 
   status(): ConcurrencyStatusResponse {
     const providers: ConcurrencyStatusEntry[] = [];
-    for (const { pool } of this.sorted()) providers.push(pool.status());
+    for (const provider of this.sorted()) providers.push(this.entryOf(provider));
     const notices = this.options.store.notices();
     return notices.length > 0 ? { providers, notices } : { providers };
   }
 
   statusOf(providerId: string): ConcurrencyStatusEntry {
-    return this.provider(providerId).pool.status();
+    return this.entryOf(this.provider(providerId));
+  }
+
+  /** The pool's view plus the upstream, so the window learns of an upstream change from the push. */
+  private entryOf({ pool, upstream }: Provider): ConcurrencyStatusEntry {
+    const entry = pool.status();
+    return upstream === undefined ? entry : { ...entry, upstream };
   }
 
   limits(): { limits: LimitView[] } {
@@ -204,15 +212,15 @@ export class HeadroomService {
   }
 
   resume(providerId: string): ConcurrencyStatusEntry {
-    const { pool } = this.provider(providerId);
-    pool.resume();
-    return pool.status();
+    const provider = this.provider(providerId);
+    provider.pool.resume();
+    return this.entryOf(provider);
   }
 
   dismissNotice(providerId: string): ConcurrencyStatusEntry {
-    const { pool } = this.provider(providerId);
-    pool.dismissNotice();
-    return pool.status();
+    const provider = this.provider(providerId);
+    provider.pool.dismissNotice();
+    return this.entryOf(provider);
   }
 
   // ── leases ─────────────────────────────────────────────────────────────────
@@ -404,6 +412,10 @@ export class HeadroomService {
         if (lease.expiresAt !== undefined) leases.push({ ...lease, providerId });
       }
     }
+    // Proxy traffic churns only TTL-less leases: an unchanged list is not worth a file write.
+    const written = JSON.stringify(leases);
+    if (written === this.writtenLeases) return;
+    this.writtenLeases = written;
     this.options.store.update((draft) => {
       draft.leases = leases;
     });

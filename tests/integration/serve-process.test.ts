@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 function serve(dataDir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "electron/serve.ts", "--port", "0", "--data-dir", dataDir], {
+  const child = spawn(process.execPath, ["--import", "tsx", "electron/serve.ts", "--port", "0", "--proxy-port", "0", "--data-dir", dataDir], {
     cwd: join(import.meta.dirname, "..", ".."),
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

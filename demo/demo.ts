@@ -1,0 +1,118 @@
+// `npm run demo` without the terminal: a host, the fake provider and eight simulated agents
+// going through the gating proxy, tuned so that within seconds the window shows a queue, a
+// 429 pause, the auto-reduce banner, and a route that opens on a scripted 529 and closes again.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HostStartError, startHost, type RunningHost } from "../electron/host/start-host";
+import { startFakeProvider, type FakeProvider } from "./fake-provider";
+import { runAgent, type AgentTally } from "./simulated-agent";
+
+export const DEMO_PROVIDER = "demo-anthropic";
+const MODELS = ["claude-demo-sonnet", "claude-demo-haiku"];
+/** The fake provider allows 3 at once while Headroom starts at 4: the first burst meets a 429. */
+const PROVIDER_CAP = 3;
+const START_LIMIT = 4;
+/** Short breaker cooldown, so the route visibly opens and closes again within seconds. */
+const ROUTE_COOLDOWN_MS = 5_000;
+const FIRST_529_MS = 2_500;
+const NEXT_529_EVERY_MS = 25_000;
+
+export interface DemoOptions {
+  /** Defaults to a fresh temp folder, so the demo never touches the user's settings. */
+  dataDir?: string;
+  port?: number;
+  proxyPort?: number;
+  agents?: number;
+  staticDir?: string;
+  version?: string;
+  log?: (message: string, state?: unknown) => void;
+}
+
+export interface RunningDemo {
+  host: RunningHost;
+  fake: FakeProvider;
+  proxyUrl: string;
+  tally: AgentTally;
+  stop(): Promise<void>;
+}
+
+/** The preferred ports, or any free ones when those are taken (another Headroom running). */
+async function startDemoHost(options: DemoOptions, dataDir: string): Promise<RunningHost> {
+  const base = {
+    kind: "serve" as const,
+    version: options.version ?? "demo",
+    dataDir,
+    ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  };
+  const port = options.port ?? 7411;
+  const proxyPort = options.proxyPort ?? 7412;
+  try {
+    return await startHost({ ...base, port, proxyPort });
+  } catch (error) {
+    const busy = error instanceof HostStartError && /already in use/.test(error.message);
+    if (!busy || (port === 0 && proxyPort === 0)) throw error;
+    return startHost({ ...base, port: 0, proxyPort: 0 });
+  }
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "headroom-demo-"));
+  const fake = await startFakeProvider({ cap: PROVIDER_CAP, retryAfterSeconds: 1, events: 10, eventDelayMs: 100 });
+  let host: RunningHost;
+  try {
+    host = await startDemoHost(options, dataDir);
+  } catch (error) {
+    await fake.close();
+    if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const { service } = host;
+  service.setLimit(DEMO_PROVIDER, START_LIMIT); // by hand: also clears a reduction left from an earlier run
+  service.setCooldown(DEMO_PROVIDER, 350);
+  service.setProviderConfig(DEMO_PROVIDER, { upstream: fake.url, usageGate: null });
+  service.setRouteSettings({ threshold: 1, cooldownMs: ROUTE_COOLDOWN_MS });
+
+  const proxyUrl = host.proxyUrl!;
+  const stopAgents = new AbortController();
+  const tally: AgentTally = { ok: 0, rateLimited: 0, refused: 0, failed: 0 };
+  const agents = Array.from({ length: options.agents ?? 8 }, (_, i) =>
+    runAgent(
+      {
+        name: `agent-${i + 1}`,
+        baseUrl: `${proxyUrl}/${DEMO_PROVIDER}`,
+        model: MODELS[i % MODELS.length]!,
+        signal: stopAgents.signal,
+        thinkMs: [100, 600],
+      },
+      tally,
+    ),
+  );
+  // Scripted overloads: the next request after each tick is answered 529 and opens its route.
+  const overload = () => fake.script(529);
+  let repeat529: NodeJS.Timeout | undefined;
+  const first529 = setTimeout(() => {
+    overload();
+    repeat529 = setInterval(overload, NEXT_529_EVERY_MS);
+  }, FIRST_529_MS);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    host,
+    fake,
+    proxyUrl,
+    tally,
+    stop: () =>
+      (stopping ??= (async () => {
+        clearTimeout(first529);
+        clearInterval(repeat529);
+        stopAgents.abort();
+        await Promise.all(agents);
+        await host.stop();
+        await fake.close();
+        if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      })()),
+  };
+}

@@ -1,0 +1,168 @@
+// A fake LLM provider on a real 127.0.0.1 socket: the upstream of the proxy tests, the demo
+// and the bench. It behaves like a provider under pressure: a concurrency cap answered with
+// 429 + retry-after, scripted failures (529, 500...), slow first bytes, streamed answers, and
+// a usage endpoint reporting how many sessions it is serving.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { completeBody, errorBody, sendJson, streamBytes, streamEvents, type Dialect } from "./fake-responses";
+
+export interface FakeProviderOptions {
+  /** Generation requests served at once; one more is answered 429. Default: no cap. */
+  cap: number;
+  /** retry-after (seconds) on the cap's 429s. */
+  retryAfterSeconds: number;
+  /** Text deltas per answer, and the pause between streamed events. */
+  events: number;
+  eventDelayMs: number;
+  /** Wait before the status line of every generation answer. */
+  firstByteDelayMs: number;
+}
+
+/** One scripted answer to the next generation request: a status, optional headers and body. */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  /** Defaults to the dialect's error body for the status. */
+  body?: unknown;
+  /** Start a 200 event stream, then drop the connection mid-answer (a crashed upstream). */
+  cutMidStream?: boolean;
+}
+
+/** A fixed concurrent_sessions, "live" (the real in-flight count), or a broken endpoint. */
+export type UsageMode = number | "live" | "error" | "hang";
+
+export interface FakeProviderStats {
+  /** Every request, generation or not. */
+  requests: number;
+  generations: number;
+  inFlight: number;
+  maxConcurrent: number;
+  rateLimited: number;
+  lastHeaders?: IncomingHttpHeaders;
+  lastPath?: string;
+}
+
+export interface FakeProvider {
+  url: string;
+  stats: FakeProviderStats;
+  script(...answers: (number | ScriptedAnswer)[]): void;
+  configure(options: Partial<FakeProviderOptions>): void;
+  setUsage(mode: UsageMode): void;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+const GENERATION: Record<string, Dialect> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai" };
+
+function freshStats(): FakeProviderStats {
+  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0 };
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function startFakeProvider(initial: Partial<FakeProviderOptions> = {}): Promise<FakeProvider> {
+  const options: FakeProviderOptions = {
+    cap: Number.POSITIVE_INFINITY,
+    retryAfterSeconds: 1,
+    events: 5,
+    eventDelayMs: 20,
+    firstByteDelayMs: 0,
+    ...initial,
+  };
+  const queue: ScriptedAnswer[] = [];
+  let usage: UsageMode = "live";
+  const fake = { stats: freshStats() };
+
+  async function generate(req: IncomingMessage, res: ServerResponse, dialect: Dialect): Promise<void> {
+    const stats = fake.stats;
+    stats.generations++;
+    stats.inFlight++;
+    stats.maxConcurrent = Math.max(stats.maxConcurrent, stats.inFlight);
+    // Read at close time: resetStats() may have swapped the object since.
+    res.once("close", () => fake.stats.inFlight--);
+    const body = await readJson(req);
+    const model = typeof body.model === "string" ? body.model : "fake-model";
+    if (options.firstByteDelayMs > 0) await sleep(options.firstByteDelayMs);
+    if (res.destroyed) return;
+
+    const scripted = queue.shift();
+    if (scripted?.cutMidStream) {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: ping\ndata: {}\n\n");
+      setTimeout(() => res.socket?.destroy(), options.eventDelayMs);
+      return;
+    }
+    if (scripted) {
+      if (scripted.status === 429) fake.stats.rateLimited++;
+      const message = `scripted ${scripted.status} from the fake provider`;
+      sendJson(res, scripted.status, scripted.body ?? errorBody(dialect, scripted.status, message), scripted.headers);
+      return;
+    }
+    if (fake.stats.inFlight > options.cap) {
+      fake.stats.rateLimited++;
+      const message = `the fake provider allows ${options.cap} concurrent requests`;
+      sendJson(res, 429, errorBody(dialect, 429, message), { "retry-after": String(options.retryAfterSeconds) });
+      return;
+    }
+    if (typeof body.fake_stream_bytes === "number") return streamBytes(res, body.fake_stream_bytes);
+    if (body.stream === true) return streamEvents(res, dialect, model, options.events, options.eventDelayMs);
+    const thinking = options.events * options.eventDelayMs;
+    if (thinking > 0) await sleep(thinking); // no timer at all when 0: the bench measures the proxy, not a tick
+    sendJson(res, 200, completeBody(dialect, model, options.events));
+  }
+
+  function usageAnswer(res: ServerResponse): void {
+    if (usage === "hang") return; // answered never; the socket is cut by close()
+    if (usage === "error") return sendJson(res, 500, { error: "usage is unavailable" });
+    sendJson(res, 200, { concurrent_sessions: usage === "live" ? fake.stats.inFlight : usage });
+  }
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    fake.stats.requests++;
+    fake.stats.lastHeaders = req.headers;
+    fake.stats.lastPath = req.url ?? "/";
+    const dialect = GENERATION[path];
+    if (req.method === "POST" && dialect) {
+      generate(req, res, dialect).catch(() => res.destroy());
+    } else if (req.method === "GET" && path === "/usage") {
+      usageAnswer(res);
+    } else if (req.method === "GET" && path === "/v1/models") {
+      sendJson(res, 200, { data: [{ id: "fake-claude", type: "model" }, { id: "fake-gpt", object: "model" }] });
+    } else {
+      sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get stats() {
+      return fake.stats;
+    },
+    script: (...answers) => queue.push(...answers.map((a) => (typeof a === "number" ? { status: a } : a))),
+    configure: (patch) => Object.assign(options, patch),
+    setUsage: (mode) => {
+      usage = mode;
+    },
+    resetStats: () => {
+      fake.stats = { ...freshStats(), inFlight: fake.stats.inFlight };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,126 @@
+// One request carried to the upstream and its answer streamed back as it arrives. pipe()
+// gives backpressure both ways; nothing is buffered here beyond what the sockets hold.
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { requestHeaders, responseHeaders } from "./forward-headers";
+import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
+
+/** How an exchange ended, for the gating decision. `status` is set once upstream answered. */
+export type ForwardEnd =
+  | { kind: "completed"; status: number; headers: IncomingHttpHeaders }
+  | { kind: "client_gone"; status?: number; headers?: IncomingHttpHeaders }
+  | { kind: "upstream_error"; status?: number; timedOut: boolean; detail: string };
+
+export interface Upstreams {
+  http: HttpAgent;
+  https: HttpsAgent;
+  /** No byte from upstream for this long (connect, first byte, between chunks) is a failure. */
+  idleTimeoutMs: number;
+  log: (message: string) => void;
+}
+
+export function createUpstreams(idleTimeoutMs: number, log: (message: string) => void): Upstreams {
+  // Keep-alive: a fresh TCP (and TLS) handshake per request would dominate the added latency.
+  return { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }), idleTimeoutMs, log };
+}
+
+export interface ForwardInput {
+  req: IncomingMessage;
+  res: ServerResponse;
+  target: URL;
+  flavor: ErrorFlavor;
+  /** What the log may say about this request: provider, method and path, never headers or query. */
+  label: string;
+  /** The body already read by the proxy; absent = stream the client's body through. */
+  body?: Buffer;
+}
+
+export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: ForwardEnd) => void): void {
+  const { req, res, target, body } = input;
+  const secure = target.protocol === "https:";
+  const outbound = (secure ? httpsRequest : httpRequest)(target, {
+    method: req.method ?? "GET",
+    headers: requestHeaders(req, target, body?.length),
+    agent: secure ? upstreams.https : upstreams.http,
+  });
+
+  let answer: IncomingMessage | undefined;
+  let upstreamBroke: Error | undefined;
+  let clientGone = false;
+  let timedOut = false;
+  let ended = false;
+  const end = (result: ForwardEnd) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(idle);
+    onEnd(result);
+  };
+  const idle = setTimeout(() => {
+    timedOut = true;
+    outbound.destroy(new Error("upstream idle timeout"));
+  }, upstreams.idleTimeoutMs);
+
+  const describe = (error: Error): { timedOut: boolean; detail: string } =>
+    timedOut
+      ? { timedOut, detail: `no bytes from upstream for ${upstreams.idleTimeoutMs / 1000} s` }
+      : { timedOut, detail: `upstream connection failed (${(error as NodeJS.ErrnoException).code ?? error.message})` };
+
+  outbound.on("socket", (socket) => socket.setNoDelay(true));
+  outbound.on("error", (error) => {
+    if (clientGone || ended) return;
+    if (answer) {
+      // Mid-stream: cut the client too; res "close" reports the failure.
+      upstreamBroke ??= error;
+      res.destroy();
+      return;
+    }
+    const failure = describe(error);
+    upstreams.log(`proxy: ${input.label}: ${failure.detail}`);
+    sendProxyError(res, input.flavor, {
+      status: failure.timedOut ? 504 : 502,
+      code: failure.timedOut ? "upstream_timeout" : "upstream_unreachable",
+      message: `${failure.detail}. The request was not answered by the provider.`,
+    });
+    end({ kind: "upstream_error", ...failure });
+  });
+
+  outbound.on("response", (incoming) => {
+    answer = incoming;
+    idle.refresh();
+    incoming.on("data", () => idle.refresh());
+    incoming.on("error", (error) => {
+      if (clientGone) return;
+      upstreamBroke ??= error;
+      res.destroy(); // the client must not take a truncated answer for a complete one
+    });
+    res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, responseHeaders(incoming));
+    // An event stream's head goes out at once, so the client sees the stream open even if the
+    // first event is slow; other answers send it with their first bytes (one packet less).
+    if (String(incoming.headers["content-type"]).startsWith("text/event-stream")) res.flushHeaders();
+    // pipe() rather than pipeline(): the same backpressure without an AbortController per
+    // answer (measurable at thousands of requests a second); endings are handled here by hand.
+    incoming.pipe(res);
+  });
+
+  // "close" fires once on every ending: after a full answer, when the client hangs up, or
+  // when the response is torn down because upstream broke.
+  res.on("close", () => {
+    if (ended) return;
+    const status = answer?.statusCode;
+    if (res.writableFinished && answer && status !== undefined) {
+      end({ kind: "completed", status, headers: answer.headers });
+    } else if (upstreamBroke) {
+      const failure = describe(upstreamBroke);
+      upstreams.log(`proxy: ${input.label}: ${failure.detail} mid-response`);
+      end({ kind: "upstream_error", ...failure, ...(status === undefined ? {} : { status }) });
+    } else {
+      clientGone = true;
+      outbound.destroy();
+      end({ kind: "client_gone", ...(answer && status !== undefined ? { status, headers: answer.headers } : {}) });
+    }
+  });
+
+  // A client that stops sending is seen by res "close"; an upstream failure by outbound "error".
+  if (body) outbound.end(body);
+  else req.pipe(outbound);
+}

@@ -1,0 +1,63 @@
+// Headroom's own answers on the proxy port, in the error format the calling SDK already
+// parses (Anthropic's for /v1/messages, OpenAI's otherwise), so an agent shows a readable
+// message and honours retry-after instead of crashing on an unknown body shape.
+import type { ServerResponse } from "node:http";
+
+export type ProxyErrorCode =
+  | "forbidden_host"
+  | "forbidden_origin"
+  | "not_found"
+  | "unknown_provider"
+  | "no_upstream"
+  | "payload_too_large"
+  | "route_open"
+  | "route_probing"
+  | "unavailable"
+  | "upstream_unreachable"
+  | "upstream_timeout"
+  | "internal";
+
+export type ErrorFlavor = "anthropic" | "openai";
+
+export function flavorOf(rest: string | undefined): ErrorFlavor {
+  return rest !== undefined && /^\/v1\/messages(\/|$)/.test(rest) ? "anthropic" : "openai";
+}
+
+// Anthropic's documented error types by status; 503 is "overloaded", which its SDKs retry.
+const ANTHROPIC_TYPE: Record<number, string> = {
+  400: "invalid_request_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  503: "overloaded_error",
+};
+
+export function errorBody(flavor: ErrorFlavor, status: number, code: ProxyErrorCode, message: string): unknown {
+  if (flavor === "anthropic") {
+    return { type: "error", error: { type: ANTHROPIC_TYPE[status] ?? "api_error", message } };
+  }
+  return {
+    error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code },
+  };
+}
+
+export interface ProxyError {
+  status: number;
+  code: ProxyErrorCode;
+  /** Without the "Headroom: " prefix, which is added so a user knows who answered. */
+  message: string;
+  retryAfterS?: number;
+}
+
+export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`));
+  res.writeHead(error.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    // Lets tools and tests tell Headroom's refusals from the provider's own errors.
+    "x-headroom-error": error.code,
+    ...(error.retryAfterS === undefined ? {} : { "retry-after": String(error.retryAfterS) }),
+  });
+  res.end(text);
+}

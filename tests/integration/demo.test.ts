@@ -1,0 +1,33 @@
+import { expect, test } from "vitest";
+import { createApiClient } from "../../shared/api-client";
+import type { HistoryKind } from "../../shared/types";
+import { DEMO_PROVIDER, startDemo } from "../../demo/demo";
+import { sleep } from "../support/test-host";
+
+const WANTED: HistoryKind[] = ["rate_limited", "paused", "reduced", "route_opened", "route_closed"];
+
+test("the demo shows, within 20 s, a queue, a 429 pause, an auto-reduction and a route opening and closing", async () => {
+  const demo = await startDemo({ port: 0, proxyPort: 0 });
+  try {
+    const client = createApiClient({ baseUrl: `http://127.0.0.1:${demo.host.port}`, token: demo.host.token });
+    const deadline = Date.now() + 18_000;
+    let maxQueued = 0;
+    let sawReducedBanner = false;
+    let kinds = new Set<HistoryKind>();
+    while (Date.now() < deadline) {
+      const entry = (await client.status()).providers.find((p) => p.providerId === DEMO_PROVIDER)!;
+      maxQueued = Math.max(maxQueued, entry.queued);
+      sawReducedBanner ||= entry.autoReduced && entry.notice !== undefined && !entry.noticeDismissed;
+      kinds = new Set((await client.history()).events.map((e) => e.kind));
+      if (WANTED.every((k) => kinds.has(k)) && maxQueued > 0) break;
+      await sleep(100);
+    }
+    expect([...kinds]).toEqual(expect.arrayContaining(WANTED));
+    expect(maxQueued).toBeGreaterThan(0);
+    expect(sawReducedBanner).toBe(true);
+    expect((await client.limit(DEMO_PROVIDER)).limit).toBe(3);
+    expect(demo.tally.ok).toBeGreaterThan(0);
+  } finally {
+    await demo.stop();
+  }
+}, 30_000);
