@@ -75,8 +75,11 @@ export const INVOKE_CHANNELS = [
 
 export const PUSH_TOPICS = ["status", "routes", "history"] as const satisfies readonly PushTopic[];
 
-/** Connection state the window shows (the browser bridge reconnects after a host restart). */
-export type ConnectionState = "connecting" | "live" | "reconnecting";
+/**
+ * Connection state the window shows (the browser bridge reconnects after a host restart;
+ * "unauthorized" is the browser's 401: a token that does not match, so retrying cannot help).
+ */
+export type ConnectionState = "connecting" | "live" | "reconnecting" | "unauthorized";
 
 /** The only thing the renderer talks to; Electron's preload and the browser both implement it. */
 export interface Bridge {

@@ -32,6 +32,8 @@ export interface ConcurrencyStatusEntry {
   waitP50Ms?: number;
   waitP95Ms?: number;
   usageGate?: UsageGateReading;
+  /** An addition for the window: the upstream base URL when one is set, so a push carries it. */
+  upstream?: string;
 }
 
 export interface ConcurrencyStatusResponse {

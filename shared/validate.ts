@@ -157,25 +157,26 @@ export interface ProviderConfigPatch {
 }
 
 export const checkProviderConfigBody = (body: unknown): Checked<ProviderConfigPatch> =>
-  attempt(() => {
-    const b = objectBody(body);
-    const patch: ProviderConfigPatch = {};
-    if (b.upstream !== undefined) patch.upstream = b.upstream === null ? null : httpUrl(b.upstream, "upstream");
-    if (b.usageGate !== undefined) {
-      if (b.usageGate === null) patch.usageGate = null;
-      else {
-        const g = objectBody(b.usageGate, "usageGate");
-        patch.usageGate = {
-          url: httpUrl(g.url, "usageGate.url"),
-          pollMs:
-            optionalInteger(g.pollMs, "usageGate.pollMs", LIMITS.pollMs.min, LIMITS.pollMs.max) ??
-            LIMITS.pollMs.default,
-          ...(g.headers === undefined ? {} : { headers: headerMap(g.headers, "usageGate.headers") }),
-        };
-      }
+  attempt(() => providerConfigPatch(objectBody(body)));
+
+function providerConfigPatch(b: Record<string, unknown>): ProviderConfigPatch {
+  const patch: ProviderConfigPatch = {};
+  if (b.upstream !== undefined) patch.upstream = b.upstream === null ? null : httpUrl(b.upstream, "upstream");
+  if (b.usageGate !== undefined) {
+    if (b.usageGate === null) patch.usageGate = null;
+    else {
+      const g = objectBody(b.usageGate, "usageGate");
+      patch.usageGate = {
+        url: httpUrl(g.url, "usageGate.url"),
+        pollMs:
+          optionalInteger(g.pollMs, "usageGate.pollMs", LIMITS.pollMs.min, LIMITS.pollMs.max) ??
+          LIMITS.pollMs.default,
+        ...(g.headers === undefined ? {} : { headers: headerMap(g.headers, "usageGate.headers") }),
+      };
     }
-    return patch;
-  });
+  }
+  return patch;
+}
 
 export interface AcquireRequest {
   providerId: string;
@@ -264,3 +265,40 @@ export const checkBreakerSettingsBody = (body: unknown): Checked<Partial<Breaker
       ...(cooldownMs === undefined ? {} : { cooldownMs }),
     };
   });
+
+// ── the window's IPC requests (shared/contract.ts InvokeMap): one object per call ──────────
+
+function providerIdIn(request: Record<string, unknown>): string {
+  const id = checkProviderId(request.providerId);
+  if (!id.ok) throw new InvalidInput(id.field, id.message);
+  return id.value;
+}
+
+export const checkProviderRequest = (request: unknown): Checked<{ providerId: string }> =>
+  attempt(() => ({ providerId: providerIdIn(objectBody(request, "request")) }));
+
+export const checkLimitRequest = (request: unknown): Checked<{ providerId: string; limit: number }> =>
+  attempt(() => {
+    const r = objectBody(request, "request");
+    return { providerId: providerIdIn(r), limit: integer(r.limit, "limit", LIMITS.limit.min, LIMITS.limit.max) };
+  });
+
+export const checkCooldownRequest = (request: unknown): Checked<{ providerId: string; cooldownMs: number }> =>
+  attempt(() => {
+    const r = objectBody(request, "request");
+    return {
+      providerId: providerIdIn(r),
+      cooldownMs: integer(r.cooldownMs, "cooldownMs", LIMITS.cooldownMs.min, LIMITS.cooldownMs.max),
+    };
+  });
+
+export const checkProviderConfigRequest = (
+  request: unknown,
+): Checked<{ providerId: string; patch: ProviderConfigPatch }> =>
+  attempt(() => {
+    const r = objectBody(request, "request");
+    return { providerId: providerIdIn(r), patch: providerConfigPatch(objectBody(r.patch, "patch")) };
+  });
+
+export const checkLeaseRequest = (request: unknown): Checked<{ leaseId: string }> =>
+  attempt(() => ({ leaseId: tokenId(objectBody(request, "request").leaseId, "leaseId") }));

@@ -1,0 +1,40 @@
+// The loopback API and the gating proxy run for as long as the app does, so agents reach it while the window is
+// open. A host that cannot start (another one owns the folder, the port is taken) is reported
+// in a dialog a person can act on, not a stack trace in a terminal they may not have.
+import path from "node:path";
+import { dialog } from "electron";
+import { HostStartError, startHost, type RunningHost } from "../host/start-host";
+import { DEFAULT_PORT, DEFAULT_PROXY_PORT, portFromEnv } from "./app-identity";
+import type { ShellPaths } from "./app-paths";
+import { electronStoreBackend } from "./settings-backend";
+
+export interface AppHostOptions {
+  dataDir: string;
+  version: string;
+  paths: ShellPaths;
+  log: (message: string, detail?: unknown) => void;
+}
+
+export async function startAppHost({ dataDir, version, paths, log }: AppHostOptions): Promise<RunningHost | undefined> {
+  try {
+    return await startHost({
+      kind: "app",
+      dataDir,
+      version,
+      port: portFromEnv(process.env, "HEADROOM_PORT", DEFAULT_PORT),
+      proxyPort: portFromEnv(process.env, "HEADROOM_PROXY_PORT", DEFAULT_PROXY_PORT),
+      settingsBackend: electronStoreBackend,
+      // The same window is served to browsers too, for a look from another machine over SSH.
+      staticDir: path.dirname(paths.rendererIndex),
+      log,
+    });
+  } catch (error) {
+    const message =
+      error instanceof HostStartError
+        ? error.message
+        : `Headroom could not start its host in ${dataDir}: ${error instanceof Error ? error.message : String(error)}`;
+    log(message, error instanceof HostStartError ? undefined : error);
+    dialog.showErrorBox("Headroom cannot start", message);
+    return undefined;
+  }
+}

@@ -1,0 +1,43 @@
+// The Electron window's Bridge: one named preload method per message (shared/desktop-api.ts).
+// IPC cannot drop while the window lives, so the connection is live from the start.
+import type { Bridge, InvokeChannel, InvokeMap, PushMap, PushTopic, Result } from "../../shared/contract";
+import { DESKTOP_METHODS, DESKTOP_SUBSCRIPTIONS, type DesktopApi } from "../../shared/desktop-api";
+
+export function createElectronBridge(api: DesktopApi): Bridge {
+  function invoke<C extends InvokeChannel>(
+    channel: C,
+    ...request: InvokeMap[C]["request"] extends void ? [] : [InvokeMap[C]["request"]]
+  ): Promise<Result<InvokeMap[C]["response"]>> {
+    const method = api[DESKTOP_METHODS[channel]] as (request?: InvokeMap[C]["request"]) => Promise<Result<InvokeMap[C]["response"]>>;
+    return method(request[0]);
+  }
+
+  /** The getter whose answer stands in for a topic's first push. */
+  const firstSnapshot: { [T in PushTopic]: () => Promise<Result<PushMap[T]>> } = {
+    status: () => invoke("status:get"),
+    routes: () => invoke("routes:get"),
+    history: () => invoke("history:get"),
+  };
+
+  return {
+    invoke,
+    subscribe<T extends PushTopic>(topic: T, listener: (snapshot: PushMap[T]) => void) {
+      let pushed = false;
+      const on = api[DESKTOP_SUBSCRIPTIONS[topic]] as (listener: (snapshot: PushMap[T]) => void) => () => void;
+      const unsubscribe = on((snapshot) => {
+        pushed = true;
+        listener(snapshot);
+      });
+      // Main pushes on change only; the first picture comes from the getter, unless a push
+      // already brought something newer.
+      void (firstSnapshot[topic] as () => Promise<Result<PushMap[T]>>)().then((result) => {
+        if (result.ok && !pushed) listener(result.value);
+      });
+      return unsubscribe;
+    },
+    onConnection(listener) {
+      listener("live");
+      return () => undefined;
+    },
+  };
+}

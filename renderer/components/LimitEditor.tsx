@@ -1,0 +1,20 @@
+import { checkLimit } from "../../shared/validate";
+import { LIMITS } from "../../shared/limits";
+import { useIntents } from "../app-context";
+import { CommitField, refused, typedNumber } from "./CommitField";
+
+export function LimitEditor({ providerId, limit }: { providerId: string; limit: number }) {
+  const intents = useIntents();
+  return (
+    <CommitField
+      label={`Limit for ${providerId}`}
+      visibleLabel="Limit"
+      value={String(limit)}
+      inputProps={{ type: "number", min: LIMITS.limit.min, max: LIMITS.limit.max, step: 1, className: "narrow" }}
+      onCommit={(draft) => {
+        const checked = checkLimit(typedNumber(draft));
+        return checked.ok ? intents.setLimit(providerId, checked.value) : refused(checked.message);
+      }}
+    />
+  );
+}

@@ -1,0 +1,26 @@
+// Counts down locally from the absolute pausedUntil, so it ticks without a push every second.
+import { useIntents } from "../app-context";
+import { formatRemaining } from "../format";
+import { useAction } from "../hooks/use-action";
+import { useNow } from "../hooks/use-now";
+
+export function PauseCountdown({ providerId, pausedUntil }: { providerId: string; pausedUntil: number }) {
+  const intents = useIntents();
+  const { error, busy, run } = useAction();
+  const now = useNow(250);
+  return (
+    <div className="pause">
+      <p>
+        Paused after a rate limit — resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
+      </p>
+      <button type="button" disabled={busy} onClick={() => void run(intents.resume(providerId))}>
+        Resume now
+      </button>
+      {error && (
+        <p role="status" className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

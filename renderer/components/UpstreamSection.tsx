@@ -1,0 +1,37 @@
+// The upstream base URL, and once there is one, the lines an agent needs to go through Headroom.
+import { checkProviderConfigBody } from "../../shared/validate";
+import { useHeadroom, useIntents } from "../app-context";
+import { baseUrlLine, runLine } from "../agent-lines";
+import { CommitField, refused } from "./CommitField";
+import { CopyLine } from "./CopyLine";
+
+export function UpstreamSection({ providerId, upstream }: { providerId: string; upstream: string | undefined }) {
+  const intents = useIntents();
+  const proxyUrl = useHeadroom((state) => state.hostInfo?.proxyUrl);
+  return (
+    <div className="upstream">
+      <CommitField
+        label={`Upstream URL for ${providerId}`}
+        visibleLabel="Upstream URL"
+        value={upstream ?? ""}
+        inputProps={{ type: "url", placeholder: "https://api.example.com", className: "wide" }}
+        onCommit={(draft) => {
+          const text = draft.trim();
+          if (text === "") return intents.setUpstream(providerId, null);
+          const checked = checkProviderConfigBody({ upstream: text });
+          return checked.ok ? intents.setUpstream(providerId, text) : refused(checked.message);
+        }}
+      />
+      {upstream ? (
+        <div className="agent-lines">
+          <CopyLine text={baseUrlLine(providerId, proxyUrl)} label={`Copy base URL line for ${providerId}`} />
+          <CopyLine text={runLine(providerId)} label={`Copy run command for ${providerId}`} />
+        </div>
+      ) : (
+        <p className="muted">
+          Agents can use <code>{runLine(providerId)}</code>; set an upstream URL to gate them through the proxy instead.
+        </p>
+      )}
+    </div>
+  );
+}

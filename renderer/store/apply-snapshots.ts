@@ -1,0 +1,87 @@
+// Pure steps from a pushed snapshot to the next state. Each returns only what changed, with
+// unchanged parts keeping their identity (see share.ts).
+import type { ConcurrencyStatusEntry, ConcurrencyStatusResponse, HistoryEvent, LeasesView, RoutesView } from "../../shared/types";
+import type { HeadroomState } from "./headroom-store";
+import { routeKeyOf } from "./route-key";
+import { addSample } from "./samples";
+import { sameEntry, sameLeases, sameRoute, shareKeyed } from "./share";
+
+export const NO_LEASES: LeasesView = { held: [], waiting: [] };
+
+const NO_NOTICES: readonly string[] = [];
+
+function without<T>(record: Readonly<Record<string, T>>, keys: readonly string[]): Record<string, T> {
+  const copy = { ...record };
+  for (const key of keys) delete copy[key];
+  return copy;
+}
+
+export interface StatusApplied {
+  next: Partial<HeadroomState>;
+  /** Providers whose entry changed: their leases may have too. */
+  changed: ConcurrencyStatusEntry[];
+}
+
+export function applyStatus(state: HeadroomState, status: ConcurrencyStatusResponse, now: number): StatusApplied {
+  const shared = shareKeyed(
+    { keys: state.providerIds, byKey: state.providers, changed: [], removed: [] },
+    status.providers,
+    (entry) => entry.providerId,
+    sameEntry,
+  );
+  const next: Partial<HeadroomState> = { loaded: true };
+  if (shared.keys !== state.providerIds) next.providerIds = shared.keys;
+  if (shared.byKey !== state.providers) next.providers = shared.byKey;
+
+  const notices = status.notices ?? NO_NOTICES;
+  const sameNotices = notices.length === state.notices.length && notices.every((n, i) => n === state.notices[i]);
+  if (!sameNotices) next.notices = notices;
+
+  const changed = shared.changed.map((id) => shared.byKey[id] as ConcurrencyStatusEntry);
+  if (changed.length > 0 || shared.removed.length > 0) {
+    const samples = without(state.samples, shared.removed);
+    for (const entry of changed) {
+      samples[entry.providerId] = addSample(samples[entry.providerId], { at: now, active: entry.active, queued: entry.queued });
+    }
+    next.samples = samples;
+  }
+  if (shared.removed.length > 0) next.leases = without(state.leases, shared.removed);
+  return { next, changed };
+}
+
+export function applyEntry(state: HeadroomState, entry: ConcurrencyStatusEntry, now: number): Partial<HeadroomState> {
+  if (!(entry.providerId in state.providers)) return {};
+  const providers = state.providerIds.map((id) => (id === entry.providerId ? entry : (state.providers[id] as ConcurrencyStatusEntry)));
+  return applyStatus(state, { providers, notices: [...state.notices] }, now).next;
+}
+
+export function applyRoutes(state: HeadroomState, view: RoutesView): Partial<HeadroomState> {
+  const shared = shareKeyed(
+    { keys: state.routeKeys, byKey: state.routes, changed: [], removed: [] },
+    view.routes,
+    routeKeyOf,
+    sameRoute,
+  );
+  const next: Partial<HeadroomState> = {};
+  if (shared.keys !== state.routeKeys) next.routeKeys = shared.keys;
+  if (shared.byKey !== state.routes) next.routes = shared.byKey;
+  const held = state.routeSettings;
+  if (!held || held.threshold !== view.settings.threshold || held.cooldownMs !== view.settings.cooldownMs) {
+    next.routeSettings = view.settings;
+  }
+  return next;
+}
+
+export function applyHistory(state: HeadroomState, events: readonly HistoryEvent[]): Partial<HeadroomState> {
+  const [newest] = events;
+  const [held] = state.events;
+  const same = events.length === state.events.length && newest?.at === held?.at && newest?.message === held?.message;
+  return same ? {} : { events };
+}
+
+export function applyLeases(state: HeadroomState, providerId: string, leases: LeasesView): Partial<HeadroomState> {
+  if (!(providerId in state.providers)) return {};
+  const held = state.leases[providerId];
+  if (held && sameLeases(held, leases)) return {};
+  return { leases: { ...state.leases, [providerId]: leases } };
+}

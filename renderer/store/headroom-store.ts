@@ -1,0 +1,41 @@
+// What the main process last pushed, in the shape components read: entries by id, so a card
+// selects its own entry and an unchanged entry keeps its identity across snapshots.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { ConnectionState, HostInfo } from "../../shared/contract";
+import type { BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RouteEntry } from "../../shared/types";
+import type { Sample } from "./samples";
+
+export interface HeadroomState {
+  connection: ConnectionState;
+  /** false until the first status snapshot, so the empty state does not flash while loading. */
+  loaded: boolean;
+  providerIds: readonly string[];
+  providers: Readonly<Record<string, ConcurrencyStatusEntry>>;
+  notices: readonly string[];
+  routeKeys: readonly string[];
+  routes: Readonly<Record<string, RouteEntry>>;
+  routeSettings: BreakerSettings | undefined;
+  events: readonly HistoryEvent[];
+  hostInfo: HostInfo | undefined;
+  leases: Readonly<Record<string, LeasesView>>;
+  samples: Readonly<Record<string, readonly Sample[]>>;
+}
+
+export type HeadroomStore = StoreApi<HeadroomState>;
+
+export const initialState: HeadroomState = {
+  connection: "connecting",
+  loaded: false,
+  providerIds: [],
+  providers: {},
+  notices: [],
+  routeKeys: [],
+  routes: {},
+  routeSettings: undefined,
+  events: [],
+  hostInfo: undefined,
+  leases: {},
+  samples: {},
+};
+
+export const createHeadroomStore = (): HeadroomStore => createStore<HeadroomState>(() => initialState);

@@ -1,0 +1,49 @@
+// What the user can ask for, each one bridge call. A successful answer is written into the
+// store at once, so a control does not snap back to the old value until the push arrives.
+import type { Bridge, Result } from "../../shared/contract";
+import type { BreakerSettings, ConcurrencyStatusEntry, RouteKey } from "../../shared/types";
+import { applyEntry, applyRoutes } from "./apply-snapshots";
+import type { HeadroomStore } from "./headroom-store";
+
+export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => number = Date.now) {
+  function patch(providerId: string, change: Partial<ConcurrencyStatusEntry>): void {
+    store.setState((state) => {
+      const entry = state.providers[providerId];
+      if (!entry) return {};
+      const next = { ...entry, ...change };
+      if (change.upstream === undefined && "upstream" in change) delete next.upstream;
+      return applyEntry(state, next, now());
+    });
+  }
+
+  async function onSuccess<T>(result: Promise<Result<T>>, onValue: (value: T) => void): Promise<Result<T>> {
+    const settled = await result;
+    if (settled.ok) onValue(settled.value);
+    return settled;
+  }
+
+  return {
+    setLimit: (providerId: string, limit: number) =>
+      onSuccess(bridge.invoke("limit:set", { providerId, limit }), (view) => patch(providerId, { limit: view.limit })),
+    addProvider: (providerId: string, limit: number) => bridge.invoke("limit:set", { providerId, limit }),
+    removeProvider: (providerId: string) => bridge.invoke("provider:remove", { providerId }),
+    setCooldown: (providerId: string, cooldownMs: number) =>
+      onSuccess(bridge.invoke("cooldown:set", { providerId, cooldownMs }), (view) => patch(providerId, { cooldownMs: view.cooldownMs })),
+    setUpstream: (providerId: string, upstream: string | null) =>
+      onSuccess(bridge.invoke("provider:configure", { providerId, patch: { upstream } }), (view) =>
+        patch(providerId, { upstream: view.upstream }),
+      ),
+    resume: (providerId: string) =>
+      onSuccess(bridge.invoke("provider:resume", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
+    dismissNotice: (providerId: string) =>
+      onSuccess(bridge.invoke("notice:dismiss", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
+    releaseLease: (leaseId: string) => bridge.invoke("lease:release", { leaseId }),
+    resetRoute: (route: RouteKey) => bridge.invoke("route:reset", route),
+    setRouteSettings: (settings: Partial<BreakerSettings>) =>
+      onSuccess(bridge.invoke("routes:settings", settings), (saved) =>
+        store.setState((state) => applyRoutes(state, { routes: state.routeKeys.map((k) => state.routes[k]!), settings: saved })),
+      ),
+  };
+}
+
+export type Intents = ReturnType<typeof createIntents>;

@@ -1,0 +1,55 @@
+import { DEFAULT_PROXY_URL } from "../../renderer/agent-lines";
+import { card, expect, test } from "./support/fixtures";
+
+test("the card shows who holds and who waits, and a stuck lease can be released by hand", async ({ page, host, openWindow }) => {
+  await host.client.setLimit("anthropic", 1);
+  await host.client.setCooldown("anthropic", 0);
+  const stuck = await host.client.acquire({ providerId: "anthropic", agentId: "claude-1" });
+  const waiting = host.client.acquire({ providerId: "anthropic", agentId: "codex-2", timeoutMs: 20_000 });
+  await openWindow();
+  const anthropic = card(page, "anthropic");
+  const holding = anthropic.getByRole("list", { name: "Holding anthropic" });
+  const queue = anthropic.getByRole("list", { name: "Waiting for anthropic" });
+
+  await expect(holding).toContainText(/claude-1 since \d\d:\d\d:\d\d/);
+  await expect(queue).toContainText(/codex-2 since \d\d:\d\d:\d\d/);
+  await expect(anthropic.getByText("1 / 1")).toBeVisible();
+
+  await holding.getByRole("button", { name: "Release claude-1" }).click();
+  const admitted = await waiting;
+  await expect(holding).toContainText("codex-2");
+  await expect(holding).not.toContainText("claude-1");
+  await expect(queue).toHaveCount(0);
+  expect(await host.client.release(stuck.leaseId, "success")).toEqual({ released: false });
+  await host.client.release(admitted.leaseId, "success");
+  await expect(anthropic.getByText("Nobody holds a slot or waits.")).toBeVisible();
+});
+
+test("an upstream URL gives the lines an agent needs, with copy buttons", async ({ page, context, host, openWindow }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await host.client.setLimit("anthropic", 2);
+  await host.client.setLimit("openrouter", 2);
+  await openWindow();
+  const proxyUrl = (await host.client.hostInfo()).proxyUrl ?? DEFAULT_PROXY_URL;
+
+  const anthropic = card(page, "anthropic");
+  const upstream = anthropic.getByRole("textbox", { name: "Upstream URL for anthropic" });
+  await upstream.fill("https://api.anthropic.com");
+  await upstream.press("Enter");
+  await expect(anthropic.getByText(`ANTHROPIC_BASE_URL=${proxyUrl}/anthropic`, { exact: true })).toBeVisible();
+  await expect(anthropic.getByText("headroom run --provider anthropic -- <your agent command>", { exact: true })).toBeVisible();
+  expect((await host.client.provider("anthropic")).upstream).toBe("https://api.anthropic.com");
+
+  await anthropic.getByRole("button", { name: "Copy base URL line for anthropic" }).click();
+  await expect(anthropic.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate("navigator.clipboard.readText()")).toBe(`ANTHROPIC_BASE_URL=${proxyUrl}/anthropic`);
+
+  // Set elsewhere (HTTP), shown here: an OpenAI-style provider gets the /v1 form.
+  await host.client.setProvider("openrouter", { upstream: "https://openrouter.ai/api" });
+  await expect(card(page, "openrouter").getByText(`OPENAI_BASE_URL=${proxyUrl}/openrouter/v1`, { exact: true })).toBeVisible();
+
+  const bad = card(page, "openrouter").getByRole("textbox", { name: "Upstream URL for openrouter" });
+  await bad.fill("ftp://example.com");
+  await bad.press("Enter");
+  await expect(bad).toHaveAccessibleDescription(/upstream must be an http:\/\/ or https:\/\/ URL/);
+});

@@ -1,0 +1,51 @@
+import { card, expect, test } from "./support/fixtures";
+import { rateLimit } from "./support/rate-limit";
+
+test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows it again; Restore brings the limit back", async ({
+  page,
+  host,
+  openWindow,
+}) => {
+  await host.client.setLimit("anthropic", 4);
+  await openWindow();
+  const anthropic = card(page, "anthropic");
+  const banner = anthropic.getByRole("alert");
+  const badge = anthropic.getByText("auto-reduced", { exact: true });
+
+  await rateLimit(host.client, "anthropic", 30_000);
+  await expect(banner).toContainText("Limit for anthropic lowered from 4 to 3 after a rate limit (429).");
+  await expect(banner.getByRole("button", { name: "Restore limit to 4" })).toBeVisible();
+  await expect(badge).toBeVisible();
+
+  // The pause counts down locally from its absolute end.
+  const countdown = anthropic.locator(".countdown");
+  const first = await countdown.textContent();
+  expect(first).toMatch(/^\d+ s$/);
+  await expect(countdown).not.toHaveText(first ?? "");
+
+  await banner.getByRole("button", { name: "Dismiss" }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(badge).toBeVisible();
+  await expect.poll(async () => (await host.client.status()).providers[0]?.noticeDismissed).toBe(true);
+
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+  await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toHaveValue("3");
+  await expect(badge).toBeVisible();
+  await expect(banner).toHaveCount(0);
+
+  // A reduction needs the provider out of its pause: lift it by hand.
+  await anthropic.getByRole("button", { name: "Resume now" }).click();
+  await expect(anthropic.getByText("paused", { exact: true })).toHaveCount(0);
+
+  await rateLimit(host.client, "anthropic", 30_000);
+  await expect(banner).toContainText("lowered from 4 to 2"); // the notice names the original limit
+  const restore = banner.getByRole("button", { name: "Restore limit to 4" });
+  await restore.click();
+
+  await expect(banner).toHaveCount(0);
+  await expect(badge).toHaveCount(0);
+  await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toHaveValue("4");
+  const entry = (await host.client.status()).providers[0];
+  expect(entry).toMatchObject({ limit: 4, autoReduced: false });
+});

@@ -1,0 +1,75 @@
+import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { entry } from "./fake-bridge";
+import { renderWindow } from "./render-window";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe("connection", () => {
+  test("says it is reconnecting while the host is gone and drops the message once it is back", () => {
+    const { connect } = renderWindow();
+    connect("live");
+    expect(screen.getByRole("status").textContent).toBe("Live");
+    connect("reconnecting");
+    expect(screen.getByText(/Reconnecting to Headroom/).getAttribute("role")).toBe("status");
+    connect("live");
+    expect(screen.queryByText(/Reconnecting to Headroom/)).toBeNull();
+  });
+
+  test("a refused token says where the right one is", () => {
+    const { connect } = renderWindow();
+    connect("unauthorized");
+    expect(screen.getByRole("status").textContent).toMatch(/refused this window's token.*#token=.*api-token/);
+  });
+});
+
+test("a settings file that was corrupt is announced at the top", () => {
+  const { push } = renderWindow();
+  push("status", { providers: [], notices: ["Settings file was corrupt; moved aside to settings.corrupt-1.json and defaults are used."] });
+  expect(screen.getByText(/moved aside to settings.corrupt-1.json/).getAttribute("role")).toBe("status");
+});
+
+test("the empty state tells a new user what to do, once the first status arrived", () => {
+  const { push } = renderWindow();
+  expect(screen.queryByText(/add a provider, or run/)).toBeNull();
+  push("status", { providers: [] });
+  expect(screen.getByText(/add a provider, or run/).textContent).toMatch(/add a provider, or run npm run demo/);
+});
+
+test("the usage gate's error and its last reading show on the card", () => {
+  const { push } = renderWindow();
+  push("status", {
+    providers: [
+      entry("anthropic", { usageGate: { ok: false, error: "timed out after 2000 ms", checkedAt: Date.now() } }),
+      entry("openai", { usageGate: { ok: true, concurrentSessions: 2, checkedAt: Date.now() } }),
+    ],
+  });
+  expect(within(screen.getByRole("region", { name: "anthropic" })).getByText(/error: timed out after 2000 ms.*not held back/)).toBeTruthy();
+  expect(within(screen.getByRole("region", { name: "openai" })).getByText(/^2 sessions upstream/)).toBeTruthy();
+});
+
+test("the pause countdown ticks locally from the absolute pausedUntil", () => {
+  vi.useFakeTimers({ now: new Date("2030-01-01T12:00:00Z") });
+  const { push } = renderWindow();
+  push("status", { providers: [entry("anthropic", { paused: true, pausedUntil: Date.now() + 10_000 })] });
+  const card = screen.getByRole("region", { name: "anthropic" });
+  expect(within(card).getByText("10 s")).toBeTruthy();
+  act(() => vi.advanceTimersByTime(3_000));
+  expect(within(card).getByText("7 s")).toBeTruthy();
+  expect(within(card).getByRole("button", { name: "Resume now" })).toBeTruthy();
+});
+
+test("an error from the host is shown next to the control that caused it", async () => {
+  const { push, bridge } = renderWindow();
+  bridge.answer("limit:set", () => ({ ok: false, code: "unavailable", message: "Headroom is starting or shutting down; retry in a moment." }));
+  push("status", { providers: [entry("anthropic")] });
+  const limit = screen.getByRole("spinbutton", { name: "Limit for anthropic" });
+  fireEvent.change(limit, { target: { value: "5" } });
+  await act(async () => fireEvent.keyDown(limit, { key: "Enter" }));
+  const message = screen.getByText("Headroom is starting or shutting down; retry in a moment.");
+  expect(message.getAttribute("role")).toBe("status");
+  expect(limit.getAttribute("aria-describedby")).toBe(message.id);
+});

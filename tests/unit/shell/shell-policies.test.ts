@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, test } from "vitest";
+import { isAppDocument } from "../../../electron/ipc/sender-check";
+import { DEFAULT_PORT, pinIdentity, portFromEnv } from "../../../electron/shell/app-identity";
+import { shellPaths } from "../../../electron/shell/app-paths";
+import { externalLink, mayNavigate } from "../../../electron/shell/navigation-policy";
+import { trayText } from "../../../electron/shell/tray-text";
+import type { ConcurrencyStatusEntry } from "../../../shared/types";
+
+describe("paths of the built app", () => {
+  test("preload, icon and window sit beside and above main.js; appUrl is the window's file URL", () => {
+    const main = pathToFileURL(path.resolve("/opt/Headroom/resources/app.asar/dist/electron/main.js")).href;
+    const paths = shellPaths(main);
+    expect(paths.preload).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/electron/preload.cjs"));
+    expect(paths.icon).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/electron/icon.png"));
+    expect(paths.rendererIndex).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/renderer/index.html"));
+    expect(isAppDocument(paths.appUrl, pathToFileURL(paths.rendererIndex).href)).toBe(true);
+  });
+});
+
+describe("identity and ports", () => {
+  function fakeApp() {
+    const calls: [string, ...unknown[]][] = [];
+    return {
+      calls,
+      setName: (name: string) => void calls.push(["setName", name]),
+      setPath: (name: string, value: string) => void calls.push(["setPath", name, value]),
+      setAppUserModelId: (id: string) => void calls.push(["setAppUserModelId", id]),
+    };
+  }
+
+  test("HEADROOM_DATA_DIR becomes userData, made absolute and created", () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "headroom-identity-"));
+    try {
+      const app = fakeApp();
+      const relative = path.relative(process.cwd(), path.join(base, "data"));
+      const dir = pinIdentity(app as never, { HEADROOM_DATA_DIR: relative });
+      expect(dir).toBe(path.join(base, "data"));
+      expect(fs.statSync(dir).isDirectory()).toBe(true);
+      expect(app.calls).toContainEqual(["setPath", "userData", dir]);
+      expect(app.calls).toContainEqual(["setName", "Headroom"]);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test("ports come from the environment, with defaults and a readable refusal", () => {
+    expect(portFromEnv({}, "HEADROOM_PORT", DEFAULT_PORT)).toBe(7411);
+    expect(portFromEnv({ HEADROOM_PORT: "0" }, "HEADROOM_PORT", DEFAULT_PORT)).toBe(0);
+    expect(portFromEnv({ HEADROOM_PROXY_PORT: "9000" }, "HEADROOM_PROXY_PORT", 7412)).toBe(9000);
+    expect(() => portFromEnv({ HEADROOM_PORT: "http" }, "HEADROOM_PORT", DEFAULT_PORT)).toThrow(
+      'HEADROOM_PORT must be an integer from 0 to 65535 (got "http")',
+    );
+  });
+});
+
+describe("navigation", () => {
+  const appUrl = "file:///opt/Headroom/dist/renderer/index.html";
+
+  test("only our own document may load in the window", () => {
+    expect(mayNavigate(`${appUrl}#/routes`, appUrl)).toBe(true);
+    expect(mayNavigate("https://example.com/", appUrl)).toBe(false);
+    expect(mayNavigate("file:///etc/passwd", appUrl)).toBe(false);
+  });
+
+  test("only https links are handed to the browser", () => {
+    expect(externalLink("https://docs.anthropic.com/")).toBe("https://docs.anthropic.com/");
+    for (const url of ["http://example.com/", "file:///etc/passwd", "javascript:alert(1)", "smb://host/share", "nonsense"]) {
+      expect(externalLink(url), url).toBeUndefined();
+    }
+  });
+});
+
+describe("tray text", () => {
+  const entry = (over: Partial<ConcurrencyStatusEntry>): ConcurrencyStatusEntry => ({
+    providerId: "p",
+    limit: 1,
+    active: 0,
+    queued: 0,
+    paused: false,
+    cooldownMs: 350,
+    autoReduced: false,
+    noticeDismissed: false,
+    recycling: 0,
+    ...over,
+  });
+
+  test("totals active/limit over every provider, with queued and paused when there are any", () => {
+    expect(trayText({ providers: [] })).toEqual({ title: "", tooltip: "Headroom: no providers yet" });
+    expect(trayText({ providers: [entry({ active: 2, limit: 4 }), entry({ active: 1, limit: 2 })] })).toEqual({
+      title: "3/6",
+      tooltip: "Headroom: 3/6 active",
+    });
+    expect(
+      trayText({ providers: [entry({ active: 4, limit: 4, queued: 3 }), entry({ limit: 2, paused: true })] }).tooltip,
+    ).toBe("Headroom: 4/6 active, 3 queued, 1 paused");
+  });
+});
