@@ -16,3 +16,30 @@ export function valid<T>(checked: Checked<T>): T {
   if (!checked.ok) throw new ServiceError("invalid_input", checked.message);
   return checked.value;
 }
+
+export function unknownProvider(providerId: string, known: string[]): ServiceError {
+  const list = known.length > 0 ? `known providers: ${[...known].sort().join(", ")}` : "no providers are configured yet";
+  return new ServiceError(
+    "unknown_provider",
+    `Unknown provider ${providerId} (${list}). Create it with PUT /concurrency/limits/${providerId}.`,
+  );
+}
+
+export function unknownLease(leaseId: string): ServiceError {
+  return new ServiceError("unknown_lease", `Lease ${leaseId} is not held: it expired, was released, or never existed.`);
+}
+
+export function shuttingDown(): ServiceError {
+  return new ServiceError("unavailable", "Headroom is shutting down; try again once it restarts.");
+}
+
+export function queueTimeout(providerId: string, timeoutMs: number): ServiceError {
+  return new ServiceError(
+    "queue_timeout",
+    `No slot of ${providerId} became free within ${timeoutMs} ms; try again later or raise its limit.`,
+  );
+}
+
+export function abandoned(): ServiceError {
+  return new ServiceError("unavailable", "The request was abandoned while it waited.");
+}

@@ -1,0 +1,143 @@
+// The providers the service knows: one engine pool each, plus the settings that live beside the
+// pool (upstream, usage gate). Every change to them is written back to the settings store here.
+import type { ConcurrencyStatusEntry, HistoryEvent, UsageGateConfig } from "../../shared/types";
+import type { ProviderConfigPatch } from "../../shared/validate";
+import type { Clock } from "../engine/clock";
+import type { ProviderPool, UsageProbe } from "../engine/pool-types";
+import { createProviderPool } from "../engine/provider-pool";
+import type { ProviderSettings, StoredLease } from "../settings/settings-schema";
+import type { SettingsStore } from "../settings/settings-store";
+import { unknownProvider } from "./service-error";
+
+export interface Provider {
+  readonly id: string;
+  readonly pool: ProviderPool;
+  upstream?: string;
+  usageGate?: UsageGateConfig;
+}
+
+export interface RegistryDeps {
+  store: SettingsStore;
+  clock: Clock;
+  newId: () => string;
+  usageProbe?: (config: UsageGateConfig) => UsageProbe;
+  log?: (message: string, state?: unknown) => void;
+  onStatusChange: () => void;
+  onEvent: (event: Omit<HistoryEvent, "at">) => void;
+  onLeasesChange: () => void;
+}
+
+export class ProviderRegistry {
+  private readonly byId = new Map<string, Provider>();
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  get(providerId: string): Provider | undefined {
+    return this.byId.get(providerId);
+  }
+
+  /** The provider, or the 404 that lists the known ones. */
+  require(providerId: string): Provider {
+    const provider = this.byId.get(providerId);
+    if (!provider) throw unknownProvider(providerId, [...this.byId.keys()]);
+    return provider;
+  }
+
+  has(providerId: string): boolean {
+    return this.byId.has(providerId);
+  }
+
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** In id order, so every view lists providers the same way. */
+  sorted(): Provider[] {
+    return [...this.byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** Creates the pool for stored or new settings; `persist` writes a new provider to disk. */
+  add(providerId: string, settings: ProviderSettings, persist: boolean): Provider {
+    const { upstream, usageGate, ...config } = settings;
+    const probe = this.probeFor(usageGate);
+    const pool = createProviderPool(config, {
+      providerId,
+      clock: this.deps.clock,
+      newId: this.deps.newId,
+      onChange: this.deps.onStatusChange,
+      onConfigChange: () => this.persist(providerId),
+      onEvent: (event) => this.deps.onEvent({ ...event, providerId }),
+      onLeasesChange: this.deps.onLeasesChange,
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+      ...(probe ? { usageProbe: probe } : {}),
+    });
+    const provider: Provider = {
+      id: providerId,
+      pool,
+      ...(upstream === undefined ? {} : { upstream }),
+      ...(usageGate === undefined ? {} : { usageGate }),
+    };
+    this.byId.set(providerId, provider);
+    if (persist) this.persist(providerId);
+    return provider;
+  }
+
+  /** Applies an upstream / usage-gate patch (`null` clears) and writes it. */
+  configure(provider: Provider, patch: ProviderConfigPatch): void {
+    if (patch.upstream !== undefined) provider.upstream = patch.upstream ?? undefined;
+    if (patch.usageGate !== undefined) {
+      provider.usageGate = patch.usageGate ?? undefined;
+      provider.pool.setUsageProbe(this.probeFor(provider.usageGate));
+    }
+    this.persist(provider.id);
+  }
+
+  /** Forgets the provider (its waiters are answered `removed`) and its stored settings and leases. */
+  remove(provider: Provider): void {
+    this.byId.delete(provider.id);
+    provider.pool.dispose();
+    this.deps.store.update((draft) => {
+      delete draft.providers[provider.id];
+      draft.leases = draft.leases.filter((lease) => lease.providerId !== provider.id);
+    });
+  }
+
+  /** The pool's view plus the upstream, so the window learns of an upstream change from the push. */
+  entryOf({ pool, upstream }: Provider): ConcurrencyStatusEntry {
+    const entry = pool.status();
+    return upstream === undefined ? entry : { ...entry, upstream };
+  }
+
+  /** Held leases worth a restart: only those that expire (proxy leases end with their connection). */
+  leasesToKeep(): StoredLease[] {
+    const leases: StoredLease[] = [];
+    for (const { id, pool } of this.byId.values()) {
+      for (const lease of pool.heldLeases()) {
+        if (lease.expiresAt !== undefined) leases.push({ ...lease, providerId: id });
+      }
+    }
+    return leases;
+  }
+
+  disposeAll(): void {
+    for (const { pool } of this.byId.values()) pool.dispose();
+  }
+
+  private probeFor(gate: UsageGateConfig | undefined) {
+    if (!gate || !this.deps.usageProbe) return undefined;
+    return { probe: this.deps.usageProbe(gate), pollMs: gate.pollMs };
+  }
+
+  private persist(providerId: string): void {
+    const provider = this.byId.get(providerId);
+    if (!provider) return;
+    const settings: ProviderSettings = {
+      ...provider.pool.config(),
+      ...(provider.upstream === undefined ? {} : { upstream: provider.upstream }),
+      ...(provider.usageGate === undefined ? {} : { usageGate: provider.usageGate }),
+    };
+    this.deps.store.update((draft) => {
+      draft.providers[providerId] = settings;
+    });
+  }
+}
