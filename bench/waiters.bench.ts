@@ -75,7 +75,7 @@ async function fill(options: () => AcquireOptions, timed: boolean): Promise<Fill
 export default async function waitersBench(): Promise<BenchSection[]> {
   const largest = SIZES[SIZES.length - 1] as number;
   const plain = await fill(() => ({}), true);
-  // As the API queues them: an agent id and a deadline, so each waiter also owns a timer.
+  // As the API queues them: an agent id and a deadline, which the pool tracks under one shared timer.
   const withDeadline = await fill(() => ({ agentId: "agent-1", timeoutMs: 600_000 }), false);
 
   const status = (size: number) => plain.statusNs.get(size) ?? Number.NaN;
@@ -117,7 +117,7 @@ export default async function waitersBench(): Promise<BenchSection[]> {
         `Limit ${LIMIT}, all slots held, then waiters queued to each size; heap = heapUsed after two full GCs, minus the same before queueing.`,
         `status() time: median of ${STATUS_BATCHES} batches of ${STATUS_CALLS_PER_BATCH.toLocaleString("en")} calls; ` +
           `leases(): median of ${LEASES_BATCHES} batches of ${LEASES_CALLS_PER_BATCH} calls; each after one unmeasured batch.`,
-        "The deadline row includes each waiter's Node timer (timeoutMs 10 min); the HTTP layer adds its own request objects on top, not measured here.",
+        "The deadline row includes each waiter's deadline bookkeeping under one shared timer (timeoutMs 10 min); the HTTP layer adds its own request objects on top, not measured here.",
       ],
     },
   ];

@@ -14,8 +14,6 @@ export class AdaptiveLimit {
   private autoReduced: boolean;
   private autoReducedFrom: number | undefined;
   private noticeDismissed: boolean;
-  /** Automatic reductions in this process; a lease remembers the count it was admitted under. */
-  reductions = 0;
 
   constructor(config: PoolConfig) {
     this.value = valid(checkLimit(config.limit));
@@ -36,7 +34,6 @@ export class AdaptiveLimit {
     this.value--;
     this.autoReduced = true;
     this.noticeDismissed = false;
-    this.reductions++;
     return true;
   }
 

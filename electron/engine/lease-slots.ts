@@ -1,19 +1,24 @@
 // The leases a pool holds, with their TTL timers. A lease expires at its expiresAt unless
 // heartbeated; leases without a ttl (proxy leases: the connection is the lease) never do.
+// The Lease handed out is the record kept: an admission allocates nothing else here, and
+// only TTL leases carry the extra bookkeeping of an expiry.
 import type { Clock, TimerHandle } from "./clock";
 import type { Lease, PersistedLease } from "./pool-types";
 
-export interface Slot {
-  /** Replaced, never mutated, so a Lease handed out stays a stable value. */
-  lease: Lease;
-  ttlMs: number | undefined;
-  expiry: TimerHandle | undefined;
-  /** The pool's reduction count at admission (see the pool's 429 rule). */
-  generation: number;
+interface Expiry {
+  ttlMs: number;
+  timer: TimerHandle;
 }
 
+/** What a released lease tells the 429 rule: was it admitted before the limit was last lowered? */
+export type LeaseAge = "current" | "predates-reduction";
+
 export class LeaseSlots {
-  private readonly slots = new Map<string, Slot>();
+  /** Replaced, never mutated, so a Lease handed out stays a stable value. */
+  private readonly leases = new Map<string, Lease>();
+  private readonly expiries = new Map<string, Expiry>();
+  /** Held when the limit was last lowered (or restored once it was): their 429s speak of the old limit. */
+  private readonly older = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -21,63 +26,66 @@ export class LeaseSlots {
   ) {}
 
   get size(): number {
-    return this.slots.size;
+    return this.leases.size;
   }
 
   has(leaseId: string): boolean {
-    return this.slots.has(leaseId);
+    return this.leases.has(leaseId);
   }
 
-  get(leaseId: string): Slot | undefined {
-    return this.slots.get(leaseId);
+  get(leaseId: string): Lease | undefined {
+    return this.leases.get(leaseId);
   }
 
-  hold(lease: Lease, ttlMs: number | undefined, generation: number): void {
-    const { leaseId, expiresAt } = lease;
-    const expiry =
-      expiresAt === undefined
-        ? undefined
-        : this.clock.setTimeout(() => this.onExpire(leaseId), expiresAt - this.clock.now());
-    this.slots.set(leaseId, { lease, ttlMs, expiry, generation });
+  /** `now` is the admission's clock reading, so a TTL lease's timer needs no second one. */
+  hold(lease: Lease, ttlMs: number | undefined, now: number): void {
+    this.leases.set(lease.leaseId, lease);
+    if (lease.expiresAt !== undefined && ttlMs !== undefined) this.startExpiry(lease.leaseId, ttlMs, lease.expiresAt - now);
+  }
+
+  /** Every lease held now was admitted under the limit just lowered. O(held), once per reduction. */
+  limitLowered(): void {
+    for (const leaseId of this.leases.keys()) this.older.add(leaseId);
   }
 
   /**
    * Re-adopts a lease from before a restart; false (and nothing held) when it expired while
    * the host was down. Its ttl for heartbeats is the given one, else its original span.
    */
-  restore(persisted: PersistedLease, providerId: string, ttlMs: number | undefined, generation: number): boolean {
+  restore(persisted: PersistedLease, providerId: string, ttlMs: number | undefined, older: boolean): boolean {
     const { leaseId, agentId, admittedAt, expiresAt } = persisted;
-    if (expiresAt !== undefined && expiresAt <= this.clock.now()) return false;
+    const now = this.clock.now();
+    if (expiresAt !== undefined && expiresAt <= now) return false;
     const lease: Lease = { leaseId, providerId, admittedAt, enqueuedAt: admittedAt };
     if (agentId !== undefined) lease.agentId = agentId;
     if (expiresAt !== undefined) lease.expiresAt = expiresAt;
-    this.hold(lease, expiresAt === undefined ? undefined : (ttlMs ?? expiresAt - admittedAt), generation);
+    this.hold(lease, expiresAt === undefined ? undefined : (ttlMs ?? expiresAt - admittedAt), now);
+    if (older) this.older.add(leaseId);
     return true;
   }
 
   /** Removes a held lease (release, expiry, undelivered); undefined when it was not held. */
-  take(leaseId: string): Slot | undefined {
-    const slot = this.slots.get(leaseId);
-    if (!slot) return undefined;
-    this.slots.delete(leaseId);
-    if (slot.expiry !== undefined) this.clock.clearTimeout(slot.expiry);
-    return slot;
+  take(leaseId: string): LeaseAge | undefined {
+    if (!this.leases.delete(leaseId)) return undefined;
+    this.stopExpiry(leaseId);
+    return this.older.size > 0 && this.older.delete(leaseId) ? "predates-reduction" : "current";
   }
 
   /** Pushes a TTL lease's expiry to ttl from now; a lease without ttl is returned unchanged. */
   heartbeat(leaseId: string): Lease | undefined {
-    const slot = this.slots.get(leaseId);
-    if (!slot || slot.ttlMs === undefined) return slot?.lease;
-    const now = this.clock.now();
-    slot.lease = { ...slot.lease, expiresAt: now + slot.ttlMs };
-    if (slot.expiry !== undefined) this.clock.clearTimeout(slot.expiry);
-    slot.expiry = this.clock.setTimeout(() => this.onExpire(leaseId), slot.ttlMs);
-    return slot.lease;
+    const lease = this.leases.get(leaseId);
+    const expiry = this.expiries.get(leaseId);
+    if (!lease || !expiry) return lease;
+    const renewed = { ...lease, expiresAt: this.clock.now() + expiry.ttlMs };
+    this.leases.set(leaseId, renewed);
+    this.stopExpiry(leaseId);
+    this.startExpiry(leaseId, expiry.ttlMs, expiry.ttlMs);
+    return renewed;
   }
 
   persisted(): PersistedLease[] {
     const out: PersistedLease[] = [];
-    for (const { lease } of this.slots.values()) {
+    for (const lease of this.leases.values()) {
       out.push({
         leaseId: lease.leaseId,
         ...(lease.agentId === undefined ? {} : { agentId: lease.agentId }),
@@ -89,7 +97,21 @@ export class LeaseSlots {
   }
 
   clear(): void {
-    for (const slot of this.slots.values()) if (slot.expiry !== undefined) this.clock.clearTimeout(slot.expiry);
-    this.slots.clear();
+    for (const { timer } of this.expiries.values()) this.clock.clearTimeout(timer);
+    this.expiries.clear();
+    this.leases.clear();
+    this.older.clear();
+  }
+
+  private startExpiry(leaseId: string, ttlMs: number, delayMs: number): void {
+    this.expiries.set(leaseId, { ttlMs, timer: this.clock.setTimeout(() => this.onExpire(leaseId), delayMs) });
+  }
+
+  private stopExpiry(leaseId: string): void {
+    if (this.expiries.size === 0) return;
+    const expiry = this.expiries.get(leaseId);
+    if (!expiry) return;
+    this.clock.clearTimeout(expiry.timer);
+    this.expiries.delete(leaseId);
   }
 }

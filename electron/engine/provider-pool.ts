@@ -5,7 +5,7 @@ import type { ConcurrencyStatusEntry, HistoryKind, LeaseOutcome, UsageGateReadin
 import { checkCooldownMs } from "../../shared/validate";
 import { AdaptiveLimit, valid } from "./adaptive-limit";
 import { pauseAfter429 } from "./backoff";
-import { LeaseSlots, type Slot } from "./lease-slots";
+import { type LeaseAge, LeaseSlots } from "./lease-slots";
 import { PauseWindow } from "./pause-window";
 import * as say from "./pool-messages";
 import type {
@@ -116,7 +116,7 @@ class Pool implements ProviderPool, WaiterOwner {
     const lease: Lease = { leaseId: this.deps.newId(), providerId: this.providerId, admittedAt: now, enqueuedAt };
     if (agentId !== undefined) lease.agentId = agentId;
     if (ttlMs !== undefined) lease.expiresAt = now + ttlMs;
-    this.held.hold(lease, ttlMs, this.limit.reductions);
+    this.held.hold(lease, ttlMs, now);
     this.waits.record(now, now - enqueuedAt);
     this.lastAdmissionAt = now;
     return lease;
@@ -149,10 +149,10 @@ class Pool implements ProviderPool, WaiterOwner {
   // ── release ────────────────────────────────────────────────────────────────
 
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
-    const slot = this.held.take(leaseId);
-    if (!slot) return false;
+    const age = this.held.take(leaseId);
+    if (!age) return false;
     if (outcome === "success") this.consecutive429 = 0;
-    else if (outcome === "rate_limited") this.rateLimited(slot, retryAfterMs);
+    else if (outcome === "rate_limited") this.rateLimited(age, retryAfterMs);
     if (this.cooldownMs > 0) this.recycling.start(this.cooldownMs);
     this.drive();
     this.notify(true);
@@ -166,7 +166,7 @@ class Pool implements ProviderPool, WaiterOwner {
     return true;
   }
 
-  private rateLimited(slot: Slot, retryAfterMs: number | undefined): void {
+  private rateLimited(age: LeaseAge, retryAfterMs: number | undefined): void {
     const now = this.clock.now();
     const wasPaused = this.pause.active(now);
     this.consecutive429++;
@@ -178,7 +178,8 @@ class Pool implements ProviderPool, WaiterOwner {
     }
     // One pause window lowers the limit once, and a late 429 from a lease admitted before
     // the last reduction speaks of the old limit, not the new one.
-    if (wasPaused || slot.generation !== this.limit.reductions || !this.limit.reduce()) return;
+    if (wasPaused || age === "predates-reduction" || !this.limit.reduce()) return;
+    this.held.limitLowered();
     this.event("reduced", say.reductionNotice(this.providerId, this.limit.value + 1, this.limit.value));
     this.deps.onConfigChange?.(this.config());
   }
@@ -186,16 +187,16 @@ class Pool implements ProviderPool, WaiterOwner {
   // ── leases ─────────────────────────────────────────────────────────────────
 
   heartbeat(leaseId: string): Lease | undefined {
-    const before = this.held.get(leaseId)?.lease;
+    const before = this.held.get(leaseId);
     const after = this.held.heartbeat(leaseId);
     if (after !== before) this.notify(true);
     return after;
   }
 
   private expire(leaseId: string): void {
-    const slot = this.held.get(leaseId);
-    if (!slot) return;
-    this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, slot.lease.agentId));
+    const lease = this.held.get(leaseId);
+    if (!lease) return;
+    this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, lease.agentId));
     this.release(leaseId, "failure");
   }
 
@@ -211,8 +212,7 @@ class Pool implements ProviderPool, WaiterOwner {
   restoreLease(persisted: PersistedLease, ttlMs?: number): void {
     if (this.disposed || this.held.has(persisted.leaseId)) return;
     // Once reduced, whether it predates the last reduction is unknown, so its 429 does not reduce again.
-    const generation = this.limit.reduced ? -1 : this.limit.reductions;
-    if (!this.held.restore(persisted, this.providerId, ttlMs, generation)) {
+    if (!this.held.restore(persisted, this.providerId, ttlMs, this.limit.reduced)) {
       const { leaseId, agentId, expiresAt = 0 } = persisted;
       this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
       const cooldownLeft = expiresAt + this.cooldownMs - this.clock.now();

@@ -1,9 +1,10 @@
 // The FIFO of waiters. Intrusive and doubly linked: a waiter carries its own links, so
 // joining, taking the head and leaving from the middle (timeout, abort) are all O(1) and
-// allocate nothing beyond the waiter itself.
+// allocate nothing beyond the waiter itself. Deadlines share one timer (waiter-deadlines.ts).
 import type { WaitingView } from "../../shared/types";
-import type { Clock, TimerHandle } from "./clock";
+import type { Clock } from "./clock";
 import type { AcquireOptions, AcquireResult } from "./pool-types";
+import { type Timed, UNTRACKED, WaiterDeadlines } from "./waiter-deadlines";
 
 // Giving up carries no per-call data, so every waiter that gives up shares one frozen answer.
 const failed = (kind: "timeout" | "aborted" | "removed"): AcquireResult =>
@@ -17,12 +18,15 @@ export interface WaiterOwner {
   abandon(waiter: Waiter, result: AcquireResult): void;
 }
 
-export class Waiter {
+export class Waiter implements Timed {
   prev: Waiter | undefined = undefined;
   next: Waiter | undefined = undefined;
   /** True exactly while linked into the queue; once false it can never be admitted. */
   queued = false;
-  timer: TimerHandle | undefined = undefined;
+  // Kept by WaiterDeadlines while the waiter has a deadline and is queued.
+  slot = UNTRACKED;
+  runPrev: Waiter | undefined = undefined;
+  runNext: Waiter | undefined = undefined;
   readonly waiterId: string | undefined;
   readonly agentId: string | undefined;
   readonly ttlMs: number | undefined;
@@ -53,11 +57,14 @@ export class WaiterQueue {
   private head: Waiter | undefined;
   private tail: Waiter | undefined;
   private count = 0;
+  private readonly deadlines: WaiterDeadlines<Waiter>;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly owner: WaiterOwner,
-  ) {}
+  ) {
+    this.deadlines = new WaiterDeadlines(clock, (waiter) => owner.abandon(waiter, TIMED_OUT));
+  }
 
   get size(): number {
     return this.count;
@@ -67,21 +74,17 @@ export class WaiterQueue {
     return this.head;
   }
 
-  /** Queues a waiter at the back, with its deadline timer and abort listener. */
+  /** Queues a waiter at the back, with its deadline and abort listener. */
   join(waiter: Waiter): void {
     this.push(waiter);
-    if (waiter.deadline !== undefined) {
-      const wait = waiter.deadline - waiter.enqueuedAt;
-      waiter.timer = this.clock.setTimeout(() => this.owner.abandon(waiter, TIMED_OUT), wait);
-    }
+    if (waiter.deadline !== undefined) this.deadlines.add(waiter, waiter.enqueuedAt);
     waiter.signal?.addEventListener("abort", waiter);
   }
 
-  /** Takes a waiter out wherever it stands, dropping its timer and listener; false if it had left. */
+  /** Takes a waiter out wherever it stands, dropping its deadline and listener; false if it had left. */
   leave(waiter: Waiter): boolean {
     if (!this.remove(waiter)) return false;
-    if (waiter.timer !== undefined) this.clock.clearTimeout(waiter.timer);
-    waiter.timer = undefined;
+    this.deadlines.remove(waiter);
     waiter.signal?.removeEventListener("abort", waiter);
     return true;
   }
