@@ -1,12 +1,12 @@
 // The limiters the engine is measured against, each behind one shape: a fresh limiter is a
 // function that runs one task under it. Every contender gets the same no-op task and limit.
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import Bottleneck from "bottleneck";
 import pLimit from "p-limit";
 import PQueue from "p-queue";
 import { systemClock } from "../electron/engine/clock";
 import { createProviderPool } from "../electron/engine/provider-pool";
+import { leaseIdSource } from "../electron/host/lease-ids";
 
 export type Task = () => Promise<void>;
 export type RunUnderLimit = (task: Task) => Promise<unknown>;
@@ -49,10 +49,10 @@ export const headroom: Contender = {
   },
 };
 
-/** The host injects randomUUID; shown apart so the id source's cost is visible. */
+/** The host's own lease ids (a random prefix and a counter); shown apart so the id source's cost is visible. */
 export const headroomUuid: Contender = {
-  name: "headroom engine, randomUUID lease ids (as the host runs it)",
-  limiter: (limit) => poolLimiter(limit, randomUUID),
+  name: "headroom engine, the host's lease ids",
+  limiter: (limit) => poolLimiter(limit, leaseIdSource()),
 };
 
 export const pLimitContender: Contender = {

@@ -1,6 +1,5 @@
 // Starts the main-process services on a data folder: lock, settings, service, loopback API.
 // Both `npm run serve` and the Electron shell go through here, so they cannot drift apart.
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { systemClock } from "../engine/clock";
@@ -10,6 +9,7 @@ import { HeadroomService } from "../service/headroom-service";
 import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
+import { leaseIdSource } from "./lease-ids";
 import { acquireHostLock } from "./host-lock";
 
 export interface HostOptions {
@@ -59,7 +59,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     service = new HeadroomService({
       store,
       clock: systemClock,
-      newId: randomUUID,
+      newId: leaseIdSource(),
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
       ...(options.log ? { log: options.log } : {}),
