@@ -13,7 +13,7 @@ import { shellPaths } from "./shell/app-paths";
 import { claimSingleInstance, followPlatformWindowRules, quitOnSignals, stopBeforeQuit } from "./shell/lifecycle";
 import { createWindowKeeper } from "./shell/main-window";
 import { createNotifier } from "./shell/notifier";
-import { denyAllPermissions, hardenAllWebContents } from "./shell/security";
+import { denyPermissions, hardenAllWebContents } from "./shell/security";
 import { createTray } from "./shell/tray";
 
 const log = (message: string, detail?: unknown) => console.error(`[headroom] ${message}`, detail ?? "");
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   // 3. Security for every web contents, before any exists.
   hardenAllWebContents(app, { appUrl: paths.appUrl, openExternal: (url) => shell.openExternal(url), log });
   await app.whenReady();
-  denyAllPermissions(session.defaultSession);
+  denyPermissions(session.defaultSession, paths.appUrl);
 
   // 4. The host: lock, settings (electron-store), service, the loopback API and the proxy for agents.
   const version = app.getVersion();

@@ -5,19 +5,10 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { resolveDataDir } from "./host/data-dir";
 import { HostStartError, startHost } from "./host/start-host";
+import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT, parsePort } from "./host/ports";
 import { stopOnSignals } from "./host/stop-on-signals";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-function portFrom(flag: string | undefined, envValue: string | undefined, fallback: number, name: string): number {
-  const raw = flag ?? envValue;
-  if (raw === undefined || raw === "") return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new HostStartError(`${name} must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`);
-  }
-  return port;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -47,8 +38,8 @@ async function main(): Promise<void> {
     kind: "serve",
     version,
     dataDir: resolveDataDir(values["data-dir"], process.env),
-    port: portFrom(values.port, process.env.HEADROOM_PORT, 7411, "--port"),
-    proxyPort: portFrom(values["proxy-port"], process.env.HEADROOM_PROXY_PORT, 7412, "--proxy-port"),
+    port: parsePort(values.port ?? process.env.HEADROOM_PORT, "--port", DEFAULT_API_PORT),
+    proxyPort: parsePort(values["proxy-port"] ?? process.env.HEADROOM_PROXY_PORT, "--proxy-port", DEFAULT_PROXY_PORT),
     staticDir: join(root, "dist", "renderer"),
     log: (message, state) => console.error(`[headroom] ${message}`, state ?? ""),
   });

@@ -61,7 +61,12 @@ export function createApiClient(options: ApiClientOptions) {
       throw new ApiError(0, "network", `Cannot reach Headroom at ${base} (${(error as Error).message}).`);
     }
     const text = await response.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new ApiError(response.status, "internal", `${base} answered something other than Headroom's API (HTTP ${response.status}); check the address.`);
+    }
     if (response.ok || accept.includes(response.status)) return parsed as T;
     const error = (parsed as { error?: { code?: ErrorCode; message?: string } } | undefined)?.error;
     throw new ApiError(response.status, error?.code ?? "internal", error?.message ?? `HTTP ${response.status}`);

@@ -26,6 +26,10 @@ const DRAIN_AFTER_EXIT_MS = 2000;
 function passThrough(from: Readable | null, to: Writable, tail: OutputTail): void {
   if (!from) return;
   from.on("data", (chunk: Buffer) => tail.push(chunk));
+  // A reader that leaves early (`headroom run … | head`) must not crash us while the command
+  // runs and holds its slot: stop copying, keep reading so the command is not blocked and the
+  // tail still fills.
+  to.on("error", () => from.unpipe(to));
   from.pipe(to, { end: false });
 }
 

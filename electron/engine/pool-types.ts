@@ -34,6 +34,8 @@ export interface PoolDeps {
   onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
   /** Held leases changed (admission, release, heartbeat, expiry): the service persists them. */
   onLeasesChange?: () => void;
+  /** A TTL lease ran out (or was restored already expired): whoever indexes lease ids forgets it. */
+  onLeaseExpired?: (leaseId: string) => void;
   /** Watchdog and other diagnostics. */
   log?: (message: string, state: unknown) => void;
   usageProbe?: { probe: UsageProbe; pollMs: number };

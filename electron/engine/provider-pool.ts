@@ -198,6 +198,7 @@ class Pool implements ProviderPool, WaiterOwner {
     if (!lease) return;
     this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, lease.agentId));
     this.release(leaseId, "failure");
+    this.deps.onLeaseExpired?.(leaseId);
   }
 
   isHeld(leaseId: string): boolean {
@@ -215,6 +216,7 @@ class Pool implements ProviderPool, WaiterOwner {
     if (!this.held.restore(persisted, this.providerId, ttlMs, this.limit.reduced)) {
       const { leaseId, agentId, expiresAt = 0 } = persisted;
       this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
+      this.deps.onLeaseExpired?.(leaseId);
       const cooldownLeft = expiresAt + this.cooldownMs - this.clock.now();
       if (cooldownLeft > 0) this.recycling.start(cooldownLeft);
     }

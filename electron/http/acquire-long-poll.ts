@@ -18,6 +18,8 @@ export async function acquireLongPoll(
     if (!res.writableFinished) abandoned.abort();
   };
   res.on("close", onClose);
+  // It may have left while its body was read, before anyone listened.
+  if (res.destroyed || req.socket.destroyed) abandoned.abort();
   try {
     const admission = await service.acquire({ ...request, signal: abandoned.signal });
     if (abandoned.signal.aborted || res.destroyed || req.socket.destroyed) {

@@ -7,7 +7,7 @@ import type { ChannelTable } from "./channel-table";
 export function failure(error: unknown): { ok: false; code: string; message: string } {
   if (error instanceof ServiceError) return { ok: false, code: error.code, message: error.message };
   const detail = error instanceof Error ? error.message : String(error);
-  return { ok: false, code: "internal_error", message: `Headroom hit an unexpected error: ${detail}` };
+  return { ok: false, code: "internal", message: `Headroom hit an unexpected error: ${detail}` };
 }
 
 /** Runs one channel's handler; whatever happens, the caller gets a Result. */

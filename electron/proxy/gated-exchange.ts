@@ -111,11 +111,19 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return refuseRoute(input, route, admitted.block);
   }
 
-  await new Promise<void>((resolve) => {
-    forward(input.upstreams, { ...input, body }, (end) => {
-      settle(service, leaseId, route, runId, verdictOf(end, Date.now()));
-      resolve();
-    });
+  await new Promise<void>((resolve, reject) => {
+    try {
+      forward(input.upstreams, { ...input, body }, (end) => {
+        settle(service, leaseId, route, runId, verdictOf(end, Date.now()));
+        resolve();
+      });
+    } catch (error) {
+      // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the
+      // route claim go back before the 500, or a TTL-less proxy lease would be held for ever.
+      service.undelivered(leaseId);
+      service.routeRelease(route, runId);
+      reject(error);
+    }
   });
 }
 

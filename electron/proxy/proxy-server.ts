@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { HeadroomService } from "../service/headroom-service";
 import { isLoopbackHost } from "../http/loopback";
+import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
 import { gatedExchange } from "./gated-exchange";
 import { flavorOf, sendProxyError, type ErrorFlavor } from "./proxy-errors";
@@ -101,12 +102,8 @@ async function handle(
   const { providerId } = target;
   if (!service.hasProvider(providerId)) {
     const known = service.limits().limits.map((entry) => entry.providerId);
-    const list = known.length > 0 ? `known providers: ${known.join(", ")}` : "no providers are configured yet";
-    return sendProxyError(res, flavor, {
-      status: 404,
-      code: "unknown_provider",
-      message: `unknown provider ${providerId} (${list}). Add it in the window or with PUT /concurrency/limits/${providerId}.`,
-    });
+    const { message } = unknownProvider(providerId, known);
+    return sendProxyError(res, flavor, { status: 404, code: "unknown_provider", message });
   }
   const upstream = service.providerConfig(providerId).upstream;
   if (upstream === undefined) {

@@ -81,13 +81,15 @@ export class HeadroomService {
       onStatusChange: () => this.emit("status"),
       onEvent: (event) => this.record(event),
       onLeasesChange: () => this.journal.changed(),
+      // Remembered for an hour as ended, then forgotten: a killed agent's id does not live on.
+      onLeaseExpired: (leaseId) => this.book.end(leaseId),
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     for (const lease of data.leases) {
       const provider = this.providers.get(lease.providerId);
       if (!provider) continue;
-      provider.pool.restoreLease(lease, this.leaseTtlMs);
       this.book.hold(lease.leaseId, lease.providerId);
+      provider.pool.restoreLease(lease, this.leaseTtlMs);
     }
   }
 

@@ -25,6 +25,7 @@ export interface RegistryDeps {
   onStatusChange: () => void;
   onEvent: (event: Omit<HistoryEvent, "at">) => void;
   onLeasesChange: () => void;
+  onLeaseExpired: (leaseId: string) => void;
 }
 
 export class ProviderRegistry {
@@ -68,6 +69,7 @@ export class ProviderRegistry {
       onConfigChange: () => this.persist(providerId),
       onEvent: (event) => this.deps.onEvent({ ...event, providerId }),
       onLeasesChange: this.deps.onLeasesChange,
+      onLeaseExpired: this.deps.onLeaseExpired,
       ...(this.deps.log ? { log: this.deps.log } : {}),
       ...(probe ? { usageProbe: probe } : {}),
     });

@@ -4,7 +4,8 @@
 import path from "node:path";
 import { dialog } from "electron";
 import { HostStartError, startHost, type RunningHost } from "../host/start-host";
-import { DEFAULT_PORT, DEFAULT_PROXY_PORT, portFromEnv } from "./app-identity";
+import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT } from "../host/ports";
+import { portFromEnv } from "./app-identity";
 import type { ShellPaths } from "./app-paths";
 import { electronStoreBackend } from "./settings-backend";
 
@@ -21,7 +22,7 @@ export async function startAppHost({ dataDir, version, paths, log }: AppHostOpti
       kind: "app",
       dataDir,
       version,
-      port: portFromEnv(process.env, "HEADROOM_PORT", DEFAULT_PORT),
+      port: portFromEnv(process.env, "HEADROOM_PORT", DEFAULT_API_PORT),
       proxyPort: portFromEnv(process.env, "HEADROOM_PROXY_PORT", DEFAULT_PROXY_PORT),
       settingsBackend: electronStoreBackend,
       // The same window is served to browsers too, for a look from another machine over SSH.

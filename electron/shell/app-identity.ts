@@ -5,12 +5,10 @@
 import fs from "node:fs";
 import type { App } from "electron";
 import { APP_FOLDER_NAME, resolveDataDir } from "../host/data-dir";
-import { HostStartError } from "../host/start-host";
+import { parsePort } from "../host/ports";
 
 /** Also electron-builder.yml's appId; Windows shows notifications only for a known id. */
 export const APP_ID = "dev.headroom.app";
-export const DEFAULT_PORT = 7411;
-export const DEFAULT_PROXY_PORT = 7412;
 
 export function pinIdentity(app: Pick<App, "setName" | "setPath" | "setAppUserModelId">, env: NodeJS.ProcessEnv): string {
   const dataDir = resolveDataDir(undefined, env);
@@ -24,11 +22,5 @@ export function pinIdentity(app: Pick<App, "setName" | "setPath" | "setAppUserMo
 
 /** A port from the environment (HEADROOM_PORT, HEADROOM_PROXY_PORT), else the default; 0 lets the system pick. */
 export function portFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new HostStartError(`${name} must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`);
-  }
-  return port;
+  return parsePort(env[name], name, fallback);
 }

@@ -42,9 +42,13 @@ export function stopBeforeQuit(app: Pick<App, "on" | "quit">, stop: () => Promis
   });
 }
 
-/** Ctrl-C in the terminal that ran `npm start`, or a service manager's SIGTERM, quit cleanly. */
+/**
+ * Ctrl-C in the terminal that ran `npm start`, or a service manager's SIGTERM, quit cleanly.
+ * `on`, not `once`: a Ctrl-C reaches Electron twice (from the terminal and relayed by the
+ * launcher), and a second signal must not kill a shutdown half-way; quitting twice is harmless.
+ */
 export function quitOnSignals(app: Pick<App, "quit">): void {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => app.quit());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => app.quit());
 }
 
 /**

@@ -14,3 +14,12 @@ export function externalLink(url: string): string | undefined {
 export function mayNavigate(url: string, appUrl: string): boolean {
   return isAppDocument(url, appUrl);
 }
+
+/**
+ * Every permission is refused except writing to the clipboard from our own page: Chromium
+ * asks for `clipboard-sanitized-write` before `navigator.clipboard.writeText`, and the window's
+ * Copy buttons (the base-URL and `headroom run` lines) depend on it.
+ */
+export function mayGrantPermission(permission: string, requestingUrl: string, appUrl: string): boolean {
+  return permission === "clipboard-sanitized-write" && isAppDocument(requestingUrl, appUrl);
+}

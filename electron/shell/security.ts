@@ -1,8 +1,9 @@
 // Electron's security checklist applied to every web contents the app creates: no navigation
 // away from our page, no new windows (https links go to the browser), no webviews, and every
-// permission request (camera, notifications from the page, geolocation...) denied.
+// permission request (camera, notifications from the page, geolocation...) denied except the
+// clipboard write our own page's Copy buttons need.
 import type { App, Session, WebContents } from "electron";
-import { externalLink, mayNavigate } from "./navigation-policy";
+import { externalLink, mayGrantPermission, mayNavigate } from "./navigation-policy";
 
 export interface SecurityOptions {
   appUrl: string;
@@ -10,9 +11,13 @@ export interface SecurityOptions {
   log: (message: string, detail?: unknown) => void;
 }
 
-export function denyAllPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+export function denyPermissions(session: Session, appUrl: string): void {
+  session.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(mayGrantPermission(permission, contents.getURL(), appUrl)),
+  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    mayGrantPermission(permission, details.requestingUrl ?? requestingOrigin, appUrl),
+  );
   session.setDevicePermissionHandler(() => false);
 }
 

@@ -9,7 +9,13 @@ export function createElectronBridge(api: DesktopApi): Bridge {
     ...request: InvokeMap[C]["request"] extends void ? [] : [InvokeMap[C]["request"]]
   ): Promise<Result<InvokeMap[C]["response"]>> {
     const method = api[DESKTOP_METHODS[channel]] as (request?: InvokeMap[C]["request"]) => Promise<Result<InvokeMap[C]["response"]>>;
-    return method(request[0]);
+    // The Bridge promises a Result: a call that fails in transit (a handler not registered yet
+    // while the app starts) becomes one instead of a rejection nobody catches.
+    return method(request[0]).catch((error: unknown) => ({
+      ok: false as const,
+      code: "internal",
+      message: `Headroom's main process did not answer (${error instanceof Error ? error.message : String(error)}).`,
+    }));
   }
 
   /** The getter whose answer stands in for a topic's first push. */

@@ -54,7 +54,7 @@ export function CommitField({ label, visibleLabel, value, onCommit, inputProps }
             }
           }}
           onBlur={() => {
-            if (draft === undefined || draft === value) {
+            if (draft === undefined || unchanged(draft, value)) {
               setDraft(undefined);
               return;
             }
@@ -69,6 +69,13 @@ export function CommitField({ label, visibleLabel, value, onCommit, inputProps }
       )}
     </div>
   );
+}
+
+/** "2.0" or "02" over a limit of 2 changed nothing either: numbers compare as numbers. */
+function unchanged(draft: string, value: string): boolean {
+  if (draft === value) return true;
+  const typed = typedNumber(draft);
+  return typed !== undefined && typed === typedNumber(value);
 }
 
 /** A number typed into a field, or undefined when it is empty or not a number. */

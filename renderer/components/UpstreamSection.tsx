@@ -24,7 +24,7 @@ export function UpstreamSection({ providerId, upstream }: { providerId: string; 
       />
       {upstream ? (
         <div className="agent-lines">
-          <CopyLine text={baseUrlLine(providerId, proxyUrl)} label={`Copy base URL line for ${providerId}`} />
+          <CopyLine text={baseUrlLine(providerId, upstream, proxyUrl)} label={`Copy base URL line for ${providerId}`} />
           <CopyLine text={runLine(providerId)} label={`Copy run command for ${providerId}`} />
         </div>
       ) : (

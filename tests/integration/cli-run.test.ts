@@ -59,6 +59,18 @@ test("the command's exit status passes through and its output reaches ours", asy
   expect(after.paused).toBe(false);
 });
 
+test("a reader that leaves early (| head) neither kills the run nor keeps the slot", async () => {
+  const cli = spawnCli(
+    ["run", "-p", "anthropic", "--", ...nodeScript(`let i=0;const t=setInterval(()=>{console.log("line "+i++);if(i===40){clearInterval(t);process.exit(4)}},10)`)],
+    cliEnv(t),
+  );
+  await eventually(() => expect(cli.stdout()).toContain("line 1"));
+  cli.child.stdout!.destroy(); // like `head -2` closing the pipe
+  const { code } = await cli.exited;
+  expect(code).toBe(4);
+  expect((await entry()).active).toBe(0);
+});
+
 test("a rate-limit marker in the output pauses the provider for the Retry-After it names", async () => {
   await t.client.setLimit("anthropic", 2);
   const before = Date.now();

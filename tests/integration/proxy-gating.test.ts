@@ -101,7 +101,7 @@ test("an unknown provider is 404 naming the known ones; a provider without upstr
   expect(unknown.status).toBe(404);
   expect(unknown.json()).toEqual({
     type: "error",
-    error: { type: "not_found_error", message: expect.stringMatching(/Headroom: unknown provider nope .*anthropic/) },
+    error: { type: "not_found_error", message: expect.stringMatching(/Headroom: unknown provider nope .*anthropic/i) },
   });
   await h.client.setLimit("bare", 1);
   const bare = await post(`${h.proxyUrl}/bare/v1/chat/completions`, message);

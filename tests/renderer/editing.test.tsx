@@ -23,6 +23,9 @@ test("a blur that changed nothing sends nothing (it would clear the auto-reducti
     fireEvent.change(limit, { target: { value: "4" } });
     fireEvent.change(limit, { target: { value: "2" } });
     fireEvent.blur(limit);
+    // Written differently, the same number: still no change.
+    fireEvent.change(limit, { target: { value: "2.0" } });
+    fireEvent.blur(limit);
   });
   expect(bridge.callsTo("limit:set")).toEqual([]);
 });

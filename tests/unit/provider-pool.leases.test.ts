@@ -6,13 +6,15 @@ import { admitNow, deferred, flush, poolHarness, track } from "../support/pool-h
 
 describe("TTL leases", () => {
   test("a lease that is not heartbeated expires, frees its slot and is reported", async () => {
-    const { pool, clock, events } = poolHarness({ limit: 1, cooldownMs: 350 });
+    const expired: string[] = [];
+    const { pool, clock, events } = poolHarness({ limit: 1, cooldownMs: 350 }, { onLeaseExpired: (id) => expired.push(id) });
     const start = clock.now();
     const result = await pool.acquire({ agentId: "a1", ttlMs: 1_000 });
     expect(result).toMatchObject({ ok: true, lease: { expiresAt: start + 1_000 } });
     const waiter = track(pool.acquire());
     clock.advance(1_000);
     expect(pool.isHeld("L1")).toBe(false);
+    expect(expired).toEqual(["L1"]);
     expect(events).toEqual([{ kind: "lease_expired", message: expect.stringMatching(/L1.*anthropic.*a1/) }]);
     expect(pool.status().recycling).toBe(1); // released as a failure, with the usual cooldown
     expect(pool.release("L1", "success")).toBe(false);

@@ -141,7 +141,7 @@ describe("errors cross as results, never as throws", () => {
     expect(call("lease:release", { leaseId: "never-held" })).toMatchObject({ ok: false, code: "unknown_lease" });
   });
 
-  test("a bug inside a handler becomes internal_error with its message", () => {
+  test("a bug inside a handler becomes an internal error with its message", () => {
     const broken: ChannelTable = {
       ...table,
       "status:get": () => {
@@ -151,7 +151,7 @@ describe("errors cross as results, never as throws", () => {
     const logged: string[] = [];
     expect(answer(broken, "status:get", undefined, (m) => logged.push(m))).toEqual({
       ok: false,
-      code: "internal_error",
+      code: "internal",
       message: "Headroom hit an unexpected error: disk on fire",
     });
     expect(logged).toEqual(["IPC status:get failed"]);

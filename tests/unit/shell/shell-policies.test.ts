@@ -4,9 +4,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { isAppDocument } from "../../../electron/ipc/sender-check";
-import { DEFAULT_PORT, pinIdentity, portFromEnv } from "../../../electron/shell/app-identity";
+import { DEFAULT_API_PORT as DEFAULT_PORT } from "../../../electron/host/ports";
+import { pinIdentity, portFromEnv } from "../../../electron/shell/app-identity";
 import { shellPaths } from "../../../electron/shell/app-paths";
-import { externalLink, mayNavigate } from "../../../electron/shell/navigation-policy";
+import { externalLink, mayGrantPermission, mayNavigate } from "../../../electron/shell/navigation-policy";
 import { trayText } from "../../../electron/shell/tray-text";
 import type { ConcurrencyStatusEntry } from "../../../shared/types";
 
@@ -64,6 +65,14 @@ describe("navigation", () => {
     expect(mayNavigate(`${appUrl}#/routes`, appUrl)).toBe(true);
     expect(mayNavigate("https://example.com/", appUrl)).toBe(false);
     expect(mayNavigate("file:///etc/passwd", appUrl)).toBe(false);
+  });
+
+  test("the window may copy to the clipboard and nothing else: every other permission is refused", () => {
+    expect(mayGrantPermission("clipboard-sanitized-write", appUrl, appUrl)).toBe(true);
+    expect(mayGrantPermission("clipboard-sanitized-write", "https://example.com/", appUrl)).toBe(false);
+    for (const permission of ["clipboard-read", "media", "geolocation", "notifications", "openExternal"]) {
+      expect(mayGrantPermission(permission, appUrl, appUrl), permission).toBe(false);
+    }
   });
 
   test("only https links are handed to the browser", () => {
