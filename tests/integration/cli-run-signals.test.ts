@@ -1,5 +1,5 @@
 // `headroom run` gives its slot back however it is stopped, and keeps it while the command runs.
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { cliEnv, killStrayClis, nodeScript, spawnCli } from "../support/cli-harness";
 import { eventually, removeDir, startTestHost, type TestHost } from "../support/test-host";
 

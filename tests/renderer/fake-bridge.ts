@@ -1,7 +1,6 @@
 // A Bridge the test drives by hand: it records every invoke, answers from a table, and pushes
 // whatever snapshot or connection state the test hands it.
 import type { Bridge, ConnectionState, InvokeChannel, InvokeMap, PushMap, PushTopic, Result } from "../../shared/contract";
-import type { ConcurrencyStatusEntry } from "../../shared/types";
 
 type Answer<C extends InvokeChannel> = (request: InvokeMap[C]["request"]) => Result<InvokeMap[C]["response"]>;
 
@@ -50,17 +49,4 @@ export function createFakeBridge(): FakeBridge {
   };
 }
 
-export function entry(providerId: string, change: Partial<ConcurrencyStatusEntry> = {}): ConcurrencyStatusEntry {
-  return {
-    providerId,
-    limit: 3,
-    active: 0,
-    queued: 0,
-    paused: false,
-    cooldownMs: 350,
-    autoReduced: false,
-    noticeDismissed: false,
-    recycling: 0,
-    ...change,
-  };
-}
+export { statusEntry as entry } from "../support/status-entry";

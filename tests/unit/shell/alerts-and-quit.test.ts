@@ -3,19 +3,9 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { createAlertTracker } from "../../../electron/shell/alerts";
 import { STOP_DEADLINE_MS, claimSingleInstance, stopBeforeQuit } from "../../../electron/shell/lifecycle";
 import type { ConcurrencyStatusEntry, RouteEntry } from "../../../shared/types";
+import { statusEntry } from "../../support/status-entry";
 
-const provider = (over: Partial<ConcurrencyStatusEntry>): ConcurrencyStatusEntry => ({
-  providerId: "anthropic",
-  limit: 4,
-  active: 0,
-  queued: 0,
-  paused: false,
-  cooldownMs: 350,
-  autoReduced: false,
-  noticeDismissed: false,
-  recycling: 0,
-  ...over,
-});
+const provider = (over: Partial<ConcurrencyStatusEntry>) => statusEntry("anthropic", { limit: 4, ...over });
 const route = (over: Partial<RouteEntry>): RouteEntry => ({
   targetId: "anthropic",
   runtimeId: "http",

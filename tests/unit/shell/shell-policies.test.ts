@@ -10,6 +10,7 @@ import { shellPaths } from "../../../electron/shell/app-paths";
 import { externalLink, mayGrantPermission, mayNavigate } from "../../../electron/shell/navigation-policy";
 import { trayText } from "../../../electron/shell/tray-text";
 import type { ConcurrencyStatusEntry } from "../../../shared/types";
+import { statusEntry } from "../../support/status-entry";
 
 describe("paths of the built app", () => {
   test("preload, icon and window sit beside and above main.js; appUrl is the window's file URL", () => {
@@ -84,18 +85,7 @@ describe("navigation", () => {
 });
 
 describe("tray text", () => {
-  const entry = (over: Partial<ConcurrencyStatusEntry>): ConcurrencyStatusEntry => ({
-    providerId: "p",
-    limit: 1,
-    active: 0,
-    queued: 0,
-    paused: false,
-    cooldownMs: 350,
-    autoReduced: false,
-    noticeDismissed: false,
-    recycling: 0,
-    ...over,
-  });
+  const entry = (over: Partial<ConcurrencyStatusEntry>) => statusEntry("p", { limit: 1, ...over });
 
   test("totals active/limit over every provider, with queued and paused when there are any", () => {
     expect(trayText({ providers: [] })).toEqual({ title: "", tooltip: "Headroom: no providers yet" });
