@@ -88,6 +88,10 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
     answer = incoming;
     idle.refresh();
     incoming.on("data", () => idle.refresh());
+    // A slow reader pauses the upstream through backpressure: that is the client's pace, not a
+    // silent provider, so draining restarts the clock and a finished answer stops it.
+    res.on("drain", () => idle.refresh());
+    incoming.on("end", () => clearTimeout(idle));
     incoming.on("error", (error) => {
       if (clientGone) return;
       upstreamBroke ??= error;
