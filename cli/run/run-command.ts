@@ -34,6 +34,7 @@ export const runCommand: Command = async (argv, context) => {
   const waitAbort = new AbortController();
   let child: RunningChild | undefined;
   let stoppedBy: NodeJS.Signals | undefined;
+  let forwarded = 0;
 
   const untrap = trapSignals((signal) => {
     stoppedBy ??= signal;
@@ -41,7 +42,9 @@ export const runCommand: Command = async (argv, context) => {
     // Ctrl-C on a terminal already reaches the command (same process group); sending it again
     // would count as a second Ctrl-C, which makes several agents quit instead of cancel.
     if (signal === "SIGINT" && isatty(0)) return;
-    child.forward(signal);
+    // Asked twice: a command that ignored the first signal is killed, so it cannot keep the
+    // slot (and the terminal) after the person or supervisor has said stop.
+    child.forward(++forwarded > 1 ? "SIGKILL" : signal);
   });
   try {
     const admission = await waitForSlot(client, options.acquire, waitAbort.signal, createProgressLine(process.stderr));

@@ -44,6 +44,18 @@ test("SIGTERM is forwarded to the command, whose exit status becomes ours, and t
   expect((await entry(h)).active).toBe(0);
 });
 
+test("a command that ignores SIGTERM is killed when asked a second time, and the slot is released", async () => {
+  const h = await host();
+  const script = `process.on("SIGTERM",()=>console.log("ignored"));${RUNS_UNTIL_KILLED}`;
+  const cli = spawnCli(["run", "-p", "anthropic", "--", ...nodeScript(script)], cliEnv(h));
+  await eventually(() => expect(cli.stdout()).toContain("started"), 5000);
+  cli.child.kill("SIGTERM");
+  await eventually(() => expect(cli.stdout()).toContain("ignored"), 5000);
+  cli.child.kill("SIGTERM");
+  expect((await cli.exited).code).toBe(137); // 128 + SIGKILL
+  expect((await entry(h)).active).toBe(0);
+});
+
 test("SIGINT while waiting in the queue leaves the queue without running the command", async () => {
   const h = await host();
   const held = await h.client.acquire({ providerId: "anthropic" });
