@@ -99,7 +99,9 @@ function httpUrl(value: unknown, field: string): string {
     try {
       const url = new URL(value);
       if ((url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password) {
-        return value.replace(/\/+$/, "");
+        // Stored as the URL parser spells it ("HTTP://X/" → "http://x"), so settings and
+        // the JSON schema that guards their file always agree on what was accepted.
+        return url.href.replace(/\/+$/, "");
       }
     } catch {
       // falls through to the message below

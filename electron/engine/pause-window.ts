@@ -20,6 +20,14 @@ export class PauseWindow {
     return this.end !== undefined && now < this.end;
   }
 
+  /**
+   * Still holding the queue back: at the very instant the pause ends, its timer (which drives
+   * the queue) may not have run yet, so the watchdog must not take that instant for a stall.
+   */
+  holding(now: number): boolean {
+    return this.end !== undefined && now <= this.end;
+  }
+
   /** Pauses until `until` unless that is not later than now and any current end; true when it did. */
   extendTo(until: number, now: number): boolean {
     if (until <= now || (this.end !== undefined && until <= this.end)) return false;

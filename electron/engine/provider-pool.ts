@@ -65,7 +65,7 @@ class Pool implements ProviderPool, WaiterOwner {
       waiting: () => this.queue.size > 0 && !this.disposed,
       quietSince: () => Math.max(this.lastAdmissionAt, this.queuedSince),
       idle: (now) =>
-        this.held.size + this.recycling.count === 0 && !this.pause.active(now) && !this.gate?.holdingBack(),
+        this.held.size + this.recycling.count === 0 && !this.pause.holding(now) && !this.gate?.holdingBack(),
       recover: (quietForMs) => this.recover(quietForMs),
     });
     this.gate = this.newGate(deps.usageProbe);

@@ -117,7 +117,6 @@ function parseRfc3339(value: string): number | undefined {
   return base + fraction - offsetMin * 60_000;
 }
 
-// Go's units, so a provider answering "500µs" is read rather than dropped.
 const EXHAUSTED = /^\s*0\s*$/;
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -163,7 +163,9 @@ export function expectHttpUrl(value: unknown, field: string): string {
   } catch {
     // falls through to the error below
   }
-  if (protocol !== "http:" && protocol !== "https:") {
+  // The schema conf enforces on every write says ^https?:// (lower case, no leading space):
+  // a file that passes here must also pass there, or every later write would fail.
+  if ((protocol !== "http:" && protocol !== "https:") || !/^https?:\/\//.test(text)) {
     throw new InvalidSetting(`${field} must be an http:// or https:// URL (got ${shown(value)})`);
   }
   return text;

@@ -106,3 +106,17 @@ test("waiters are answered with 503 when the host shuts down", async () => {
   expect(error).toBeInstanceOf(ApiError);
   expect((error as ApiError).status).toBe(503);
 });
+
+test("an upstream typed in capitals is stored as the URL parser spells it and survives a restart", async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  let h = await start(dir);
+  await h.client.setLimit("anthropic", 2);
+  const set = await h.client.setProvider("anthropic", { upstream: "HTTPS://API.Anthropic.com/" });
+  expect(set.upstream).toBe("https://api.anthropic.com");
+  await h.client.setLimit("anthropic", 3); // a later write must still reach the file
+  await h.stop();
+  h = await start(dir);
+  expect(await h.client.provider("anthropic")).toMatchObject({ limit: 3, upstream: "https://api.anthropic.com" });
+  expect((await h.client.status()).notices).toBeUndefined();
+});

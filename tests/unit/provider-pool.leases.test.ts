@@ -201,6 +201,18 @@ describe("watchdog", () => {
     expect(logs).toEqual([]);
   });
 
+  test("the watchdog stays quiet while a long pause holds the queue, even at the instant it ends", async () => {
+    const { pool, clock, logs } = poolHarness({ limit: 1 });
+    const held = await admitNow(pool);
+    const waiter = track(pool.acquire()); // queued at t = 0; the watchdog looks at t = 30 s
+    clock.advance(29_000);
+    pool.release(held, "rate_limited", 1_000); // the pause ends exactly on the watchdog's tick
+    clock.advance(1_000);
+    await flush();
+    expect(waiter.result?.ok).toBe(true);
+    expect(logs).toEqual([]);
+  });
+
   test("an idle pool keeps no watchdog timer", async () => {
     const { pool, clock } = poolHarness({ limit: 1 });
     const held = await admitNow(pool);

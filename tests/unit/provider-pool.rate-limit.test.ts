@@ -55,6 +55,16 @@ describe("429 pause", () => {
     expect(pool.status().pausedUntil).toBe(at + 1_000);
   });
 
+  test("a failure between 429s does not restart the backoff: only a success does", async () => {
+    const { pool, clock } = poolHarness({ limit: 1 });
+    pool.release(await admitNow(pool), "rate_limited");
+    clock.advance(1_000);
+    pool.release(await admitNow(pool), "failure");
+    const at = clock.now();
+    pool.release(await admitNow(pool), "rate_limited");
+    expect(pool.status().pausedUntil).toBe(at + 2_000);
+  });
+
   test("a later 429 extends the pause but never shortens it", async () => {
     const { pool, clock } = poolHarness({ limit: 3 });
     const leases = [await admitNow(pool), await admitNow(pool), await admitNow(pool)];
