@@ -1,12 +1,13 @@
 // Where the `headroom` command finds the host and its token (SPEC §6), and what to tell the
 // user about both when something goes wrong.
 import { createApiClient, type ApiClient } from "../shared/api-client";
+import { DEFAULT_PORTS } from "../shared/limits";
 import { tokenFilePath, readToken } from "../electron/host/api-token";
 import { resolveDataDir } from "../electron/host/data-dir";
 import { UsageError } from "./exit-codes";
 import { nodeHttpFetch } from "./node-http-fetch";
 
-export const DEFAULT_URL = "http://127.0.0.1:7411";
+export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORTS.api}`;
 
 export interface Connection {
   client: ApiClient;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { HostStartError, startHost, type RunningHost } from "../electron/host/start-host";
 import { startFakeProvider, type FakeProvider } from "./fake-provider";
 import { runAgent, type AgentTally } from "./simulated-agent";
+import { DEFAULT_PORTS } from "../shared/limits";
 
 export const DEMO_PROVIDER = "demo-anthropic";
 const MODELS = ["claude-demo-sonnet", "claude-demo-haiku"];
@@ -46,8 +47,8 @@ async function startDemoHost(options: DemoOptions, dataDir: string): Promise<Run
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
   };
-  const port = options.port ?? 7411;
-  const proxyPort = options.proxyPort ?? 7412;
+  const port = options.port ?? DEFAULT_PORTS.api;
+  const proxyPort = options.proxyPort ?? DEFAULT_PORTS.proxy;
   try {
     return await startHost({ ...base, port, proxyPort });
   } catch (error) {

@@ -5,17 +5,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { HostStartError } from "../electron/host/start-host";
+import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT, parsePort } from "../electron/host/ports";
 import { stopOnSignals } from "../electron/host/stop-on-signals";
 import { DEMO_PROVIDER, startDemo } from "./demo";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-function port(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new HostStartError(`${name} must be an integer from 0 to 65535 (got ${value})`);
-  return n;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -41,14 +35,14 @@ async function main(): Promise<void> {
   }
   const staticDir = join(root, "dist", "renderer");
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
-  const apiPort = port(values.port, "--port");
-  const proxyPort = port(values["proxy-port"], "--proxy-port");
+  const apiPort = parsePort(values.port, "--port", DEFAULT_API_PORT);
+  const proxyPort = parsePort(values["proxy-port"], "--proxy-port", DEFAULT_PROXY_PORT);
   const demo = await startDemo({
     version,
     staticDir,
     ...(values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] }),
-    ...(apiPort === undefined ? {} : { port: apiPort }),
-    ...(proxyPort === undefined ? {} : { proxyPort }),
+    port: apiPort,
+    proxyPort,
     log: (message) => console.error(`[headroom] ${message}`),
   });
 

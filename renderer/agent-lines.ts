@@ -1,7 +1,8 @@
 // What an agent needs to go through the gating proxy (SPEC §6).
+import { DEFAULT_PORTS } from "../shared/limits";
 
 /** Where the proxy listens when the host does not say (SPEC §5 default). */
-export const DEFAULT_PROXY_URL = "http://127.0.0.1:7412";
+export const DEFAULT_PROXY_URL = `http://127.0.0.1:${DEFAULT_PORTS.proxy}`;
 
 /**
  * Anthropic's SDKs (Claude Code among them) read ANTHROPIC_BASE_URL and add `/v1` themselves;

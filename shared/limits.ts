@@ -9,3 +9,6 @@ export const LIMITS = {
   retryAfterMs: { max: 86_400_000 },
   leaseTtlMs: { default: 120_000 },
 } as const;
+
+/** SPEC §5 default ports on 127.0.0.1: the API and window, and the gating proxy. */
+export const DEFAULT_PORTS = { api: 7411, proxy: 7412 } as const;

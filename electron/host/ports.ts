@@ -1,8 +1,8 @@
+import { DEFAULT_PORTS } from "../../shared/limits";
 import { HostStartError } from "./start-host";
 
-/** SPEC §5 defaults, shared by `serve`, the app and what the window shows before the host says. */
-export const DEFAULT_API_PORT = 7411;
-export const DEFAULT_PROXY_PORT = 7412;
+export const DEFAULT_API_PORT = DEFAULT_PORTS.api;
+export const DEFAULT_PROXY_PORT = DEFAULT_PORTS.proxy;
 
 /** A port from a flag or the environment, else the default; 0 lets the system pick. */
 export function parsePort(raw: string | undefined, name: string, fallback: number): number {

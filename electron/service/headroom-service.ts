@@ -313,7 +313,7 @@ export class HeadroomService {
     this.closed = true;
     this.providers.disposeAll();
     this.breaker.dispose();
-    this.options.store.flush();
+    this.options.store.close();
     this.listeners.clear();
   }
 

@@ -53,18 +53,13 @@ export interface SettingsStore {
   read(): SettingsData;
   /** Applies and writes now. Throws (and changes nothing) if the result is invalid. */
   update(mutate: (draft: SettingsData) => void): void;
-  /** Applies now, writes at most once per DEFERRED_WRITE_MS (lease bookkeeping is frequent). */
-  updateDeferred(mutate: (draft: SettingsData) => void): void;
-  /** Writes a pending deferred change now (shutdown). */
-  flush(): void;
   /** App-level messages for the status: a file moved aside, a write that failed. */
   notices(): string[];
   readonly path: string;
-  /** Flushes; later changes stay in memory so a late lease event during shutdown cannot throw. */
+  /** Later changes stay in memory, so a late lease event during shutdown cannot throw. */
   close(): void;
 }
 
-export const DEFERRED_WRITE_MS = 50;
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
@@ -182,14 +177,9 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
     restoreBackup();
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let dirty = false;
   let closed = false;
 
   const writeNow = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    dirty = false;
     if (!backend || closed) return;
     try {
       // A clone: conf may graft its `__internal__` key onto the value, and ajv may add to it.
@@ -221,20 +211,8 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
       apply(mutate);
       writeNow();
     },
-    updateDeferred(mutate) {
-      apply(mutate);
-      dirty = true;
-      if (timer || closed) return;
-      timer = setTimeout(writeNow, DEFERRED_WRITE_MS);
-      // A pending write must not keep a finished process alive; shutdown calls flush().
-      timer.unref();
-    },
-    flush() {
-      if (dirty) writeNow();
-    },
     notices: () => (writeProblem ? [...notices, writeProblem] : [...notices]),
     close() {
-      if (dirty) writeNow();
       closed = true;
     },
   };

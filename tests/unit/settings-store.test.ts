@@ -2,11 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Conf from "conf";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { migrateSettings } from "../../electron/settings/migrate";
 import { CURRENT_SCHEMA_VERSION, checkSettings, defaultSettings } from "../../electron/settings/settings-schema";
 import {
-  DEFERRED_WRITE_MS,
   openSettings,
   type BackendFactory,
   type SettingsStore,
@@ -34,7 +33,6 @@ const anthropic = { limit: 4, cooldownMs: 350, autoReduced: false, noticeDismiss
 afterEach(() => {
   for (const store of open.splice(0)) store.close();
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  vi.useRealTimers();
 });
 
 describe("opening", () => {
@@ -245,33 +243,18 @@ describe("writing", () => {
   }
   const onDisk = (dir: string) => JSON.parse(fs.readFileSync(settingsFile(dir), "utf8"));
 
-  test("deferred updates apply at once in memory and coalesce into one write", () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  test("every update is written at once; after close, changes stay in memory only", () => {
     const dir = fresh();
     const { factory, writes } = countingConf();
     const store = openIn(dir, factory);
-    for (let i = 1; i <= 5; i++) {
-      store.updateDeferred((d) => void d.leases.push({ leaseId: `l${i}`, providerId: "a", admittedAt: i }));
-    }
-    expect(store.read().leases).toHaveLength(5);
-    expect(writes()).toBe(0);
-    vi.advanceTimersByTime(DEFERRED_WRITE_MS);
-    expect(writes()).toBe(1);
-    expect(onDisk(dir).leases).toHaveLength(5);
-  });
-
-  test("flush writes a pending deferred change at once, and only once", () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const dir = fresh();
-    const { factory, writes } = countingConf();
-    const store = openIn(dir, factory);
-    store.updateDeferred((d) => void (d.routes.threshold = 7));
-    store.flush();
+    store.update((d) => void (d.routes.threshold = 7));
     expect(writes()).toBe(1);
     expect(onDisk(dir).routes.threshold).toBe(7);
-    vi.advanceTimersByTime(DEFERRED_WRITE_MS * 4);
-    store.flush();
+    store.close();
+    store.update((d) => void (d.routes.threshold = 9)); // a late lease event during shutdown
+    expect(store.read().routes.threshold).toBe(9);
     expect(writes()).toBe(1);
+    expect(onDisk(dir).routes.threshold).toBe(7);
   });
 
   test("an invalid change throws and leaves memory and file as they were", () => {
