@@ -41,6 +41,8 @@ export interface FakeProviderStats {
   rateLimited: number;
   lastHeaders?: IncomingHttpHeaders;
   lastPath?: string;
+  /** Every request's path and query as received, oldest first. */
+  paths: string[];
 }
 
 export interface FakeProvider {
@@ -56,7 +58,7 @@ export interface FakeProvider {
 const GENERATION: Record<string, Dialect> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai" };
 
 function freshStats(): FakeProviderStats {
-  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0 };
+  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [] };
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -132,6 +134,7 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     fake.stats.requests++;
     fake.stats.lastHeaders = req.headers;
     fake.stats.lastPath = req.url ?? "/";
+    fake.stats.paths.push(req.url ?? "/");
     const dialect = GENERATION[path];
     if (req.method === "POST" && dialect) {
       generate(req, res, dialect).catch(() => res.destroy());
@@ -140,7 +143,9 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     } else if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, { data: [{ id: "fake-claude", type: "model" }, { id: "fake-gpt", object: "model" }] });
     } else {
-      sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`));
+      // Read the whole body first, as a real endpoint would, so a large upload really crosses the proxy.
+      req.resume();
+      req.on("end", () => sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`)));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

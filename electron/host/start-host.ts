@@ -25,8 +25,10 @@ export interface HostOptions {
   log?: (message: string, state?: unknown) => void;
   /** The gating proxy's port (0 = any free port); undefined = no proxy. */
   proxyPort?: number;
-  /** How long the proxy waits on a silent upstream before counting a failure (tests shorten it). */
+  /** How long the proxy waits on a silent upstream when the provider sets no responseTimeoutMs (tests shorten it). */
   proxyUpstreamIdleMs?: number;
+  /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
+  proxyWebSocketIdleMs?: number;
 }
 
 export interface RunningHost {
@@ -50,6 +52,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   let server: Server | undefined;
   let proxy: ProxyServer | undefined;
   let service: HeadroomService | undefined;
+  let apiPort: number | undefined;
+  let proxyPort: number | undefined;
   try {
     const token = loadOrCreateToken(options.dataDir, env);
     const store = openSettings({
@@ -63,6 +67,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
       ...(options.log ? { log: options.log } : {}),
+      ownPorts: () => [apiPort, proxyPort].filter((port): port is number => port !== undefined),
     });
     let live: HeadroomService | undefined = service;
     let apiUrl = "";
@@ -75,6 +80,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     });
     const port = await listen(server, options.port, "--port");
+    apiPort = port;
     apiUrl = `http://127.0.0.1:${port}`;
     if (options.proxyPort !== undefined) {
       const log = options.log;
@@ -82,8 +88,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         service: () => live,
         ...(log ? { log: (message: string) => log(message) } : {}),
         ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
+        ...(options.proxyWebSocketIdleMs === undefined ? {} : { webSocketIdleMs: options.proxyWebSocketIdleMs }),
       });
-      proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
+      proxyPort = await listen(proxy.server, options.proxyPort, "--proxy-port");
+      proxyUrl = `http://127.0.0.1:${proxyPort}`;
     }
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });

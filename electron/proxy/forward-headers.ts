@@ -17,6 +17,10 @@ const HOP_BY_HOP = new Set([
 
 /** Tells the window which agent holds a slot; Headroom's own, never forwarded. */
 export const AGENT_HEADER = "x-headroom-agent";
+/** The hosts a request went through, so an upstream that points back at a proxy is caught (SPEC §6 "Loops"). */
+export const HOP_HEADER = "x-headroom-hop";
+/** The held lease a request rides on (SPEC §6 "Lease-scoped requests"); ours, never forwarded. */
+export const LEASE_HEADER = "x-headroom-lease";
 
 function connectionTokens(value: string[] | undefined): Set<string> {
   const tokens = new Set<string>();
@@ -35,13 +39,22 @@ function endToEnd(headers: NodeJS.Dict<string[]>, also: Set<string>): OutgoingHt
 }
 
 // host is rewritten to the upstream's; expect was answered by us already; the agent header is ours.
-const REQUEST_DROPS = new Set(["host", "expect", AGENT_HEADER]);
+const REQUEST_DROPS = new Set(["host", "expect", AGENT_HEADER, HOP_HEADER, LEASE_HEADER]);
 const NO_DROPS = new Set<string>();
 
-/** Headers for the upstream request; `bodyLength` when the proxy read the body itself. */
-export function requestHeaders(req: IncomingMessage, upstream: URL, bodyLength?: number): OutgoingHttpHeaders {
+/** The hop ids a request carries, in order. */
+export function hopsOf(req: IncomingMessage): string[] {
+  return (req.headersDistinct[HOP_HEADER] ?? []).flatMap((line) => line.split(",").map((id) => id.trim()));
+}
+
+/**
+ * Headers for the upstream request; `bodyLength` when the proxy read the body itself. `hopId`
+ * is appended to the hops the request already went through.
+ */
+export function requestHeaders(req: IncomingMessage, upstream: URL, hopId: string, bodyLength?: number): OutgoingHttpHeaders {
   const out = endToEnd(req.headersDistinct, REQUEST_DROPS);
   out.host = upstream.host;
+  out[HOP_HEADER] = [...hopsOf(req), hopId].join(", ");
   if (bodyLength !== undefined) out["content-length"] = String(bodyLength);
   return out;
 }

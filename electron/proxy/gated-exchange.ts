@@ -9,8 +9,11 @@ import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { forward, type Upstreams } from "./forward";
 import { agentOf } from "./forward-headers";
+import { startRide, type Ride } from "./lease-ride";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
-import { ClientGone, MAX_PROXY_BODY_BYTES, modelOf, readBoundedBody } from "./request-body";
+import { ClientGone, modelOf, readBoundedBody, tooLargeError } from "./request-body";
+import { StreamErrorScanner } from "./stream-errors";
+import { noteUpstreamLimits } from "./upstream-limits-note";
 import { verdictOf, type Verdict } from "./upstream-verdict";
 
 export interface GatedInput {
@@ -22,6 +25,10 @@ export interface GatedInput {
   target: URL;
   flavor: ErrorFlavor;
   label: string;
+  /** The provider's responseTimeoutMs. */
+  timeoutMs: number;
+  /** A lease this request asks to ride on (path scope or x-headroom-lease). */
+  rideOn?: string;
 }
 
 const routeName = (route: RouteKey) => `${route.targetId} / ${route.runtimeId} / ${route.modelId}`;
@@ -56,18 +63,14 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     if (error instanceof ClientGone) return;
     throw error;
   }
-  if (body === "too_large") {
-    sendProxyError(res, input.flavor, {
-      status: 413,
-      code: "payload_too_large",
-      message: `the request body is larger than ${MAX_PROXY_BODY_BYTES / 1024 / 1024} MiB, the most the proxy accepts.`,
-    });
-    return;
-  }
+  if (body === "too_large") return sendProxyError(res, input.flavor, tooLargeError());
 
   const route: RouteKey = { targetId: providerId, runtimeId: "http", modelId: modelOf(body) };
   const blocked = service.routeBlocked(route);
   if (blocked) return refuseRoute(input, route, blocked);
+
+  const ride = input.rideOn === undefined ? undefined : startRide(service, input.rideOn, providerId);
+  if (ride) return rideExchange(input, body, route, ride);
 
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
   const leaving = new AbortController();
@@ -111,29 +114,70 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return refuseRoute(input, route, admitted.block);
   }
 
-  await new Promise<void>((resolve, reject) => {
+  await exchange(input, body, route, runId, {
+    settle: (verdict) => releaseLease(service, leaseId, verdict),
+    unsent: () => service.undelivered(leaseId),
+  });
+}
+
+/** A request on a held lease: no slot of its own, the breaker as usual. */
+async function rideExchange(input: GatedInput, body: Buffer, route: RouteKey, ride: Ride): Promise<void> {
+  const runId = randomUUID();
+  const admitted = input.service.routeAdmit(route, runId);
+  if (!admitted.admitted) {
+    ride.end();
+    return refuseRoute(input, route, admitted.block);
+  }
+  await exchange(input, body, route, runId, {
+    settle: (verdict) => ride.end(verdict.lease === "rate_limited" ? verdict : undefined),
+    unsent: () => ride.end(),
+  });
+}
+
+interface LeaseEnd {
+  settle(verdict: Verdict): void;
+  /** Nothing reached the upstream. */
+  unsent(): void;
+}
+
+function exchange(input: GatedInput, body: Buffer, route: RouteKey, runId: string, lease: LeaseEnd): Promise<void> {
+  const { service, providerId } = input;
+  const scanner = new StreamErrorScanner();
+  let scanning = false;
+  const observe = {
+    head(incoming: IncomingMessage) {
+      noteUpstreamLimits(service, providerId, incoming);
+      const status = incoming.statusCode ?? 0;
+      scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
+    },
+    chunk(chunk: Buffer) {
+      if (scanning) scanner.feed(chunk);
+    },
+  };
+  return new Promise<void>((resolve, reject) => {
     try {
-      forward(input.upstreams, { ...input, body }, (end) => {
-        settle(service, leaseId, route, runId, verdictOf(end, Date.now()));
+      forward(input.upstreams, { ...input, body, observe }, (end) => {
+        const verdict = verdictOf(end, Date.now(), scanner.error);
+        lease.settle(verdict);
+        if (verdict.route === "release") service.routeRelease(route, runId);
+        else service.routeOutcome(route, runId, verdict.route, verdict.reason);
         resolve();
       });
     } catch (error) {
       // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the
       // route claim go back before the 500, or a TTL-less proxy lease would be held for ever.
-      service.undelivered(leaseId);
+      lease.unsent();
       service.routeRelease(route, runId);
       reject(error);
     }
   });
 }
 
-function settle(service: HeadroomService, leaseId: string, route: RouteKey, runId: string, verdict: Verdict): void {
+function releaseLease(service: HeadroomService, leaseId: string, verdict: Verdict): void {
   try {
     service.release(leaseId, verdict.lease, verdict.retryAfterMs);
   } catch (error) {
     // The provider was removed while the request ran: its lease went with it.
     if (!(error instanceof ServiceError && error.code === "unknown_lease")) throw error;
   }
-  if (verdict.route === "release") service.routeRelease(route, runId);
-  else service.routeOutcome(route, runId, verdict.route, verdict.reason);
 }

@@ -15,6 +15,7 @@ import type {
   RouteKey,
   RouteOutcome,
   RoutesView,
+  UpstreamLimits,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
@@ -28,6 +29,7 @@ import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
 import { ProviderRegistry } from "./provider-registry";
+import { checkNotSelf } from "./self-upstream";
 import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
 export type Topic = "status" | "routes" | "history";
@@ -39,6 +41,8 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
   log?: (message: string, state?: unknown) => void;
+  /** This host's own API and proxy ports: an upstream pointing at them would loop. */
+  ownPorts?: () => number[];
 }
 
 export interface AcquireInput {
@@ -177,6 +181,7 @@ export class HeadroomService {
   }
 
   setProviderConfig(providerId: string, patch: ProviderConfigPatch): ProviderConfigView {
+    if (typeof patch.upstream === "string") checkNotSelf(patch.upstream, this.options.ownPorts?.() ?? []);
     this.providers.configure(this.providers.require(providerId), patch);
     this.emit("status");
     return this.providerConfig(providerId);
@@ -253,6 +258,26 @@ export class HeadroomService {
     }
     if (this.book.endedRecently(leaseId)) return { released: false };
     throw unknownLease(leaseId);
+  }
+
+  /**
+   * A proxy request rides on a held lease of this provider (SPEC §6 "Lease-scoped requests"):
+   * true when it may, and the ride keeps the lease alive. false falls back to normal gating.
+   */
+  rideLease(leaseId: string, providerId: string): boolean {
+    if (this.book.providerOf(leaseId) !== providerId || !this.poolOfLease(leaseId)) return false;
+    this.heartbeat(leaseId);
+    return true;
+  }
+
+  /** A 429 on a ride: pauses and may reduce as the lease's release would; the lease stays held. */
+  rideRateLimited(leaseId: string, retryAfterMs?: number): void {
+    this.poolOfLease(leaseId)?.rateLimitedOn(leaseId, retryAfterMs);
+  }
+
+  /** The provider's rate-limit headers from one answer (SPEC §6). */
+  noteUpstreamLimits(providerId: string, reading: UpstreamLimits, fromSuccess: boolean): void {
+    this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
   }
 
   releaseByHand(leaseId: string): { released: boolean } {
