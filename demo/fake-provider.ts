@@ -27,6 +27,12 @@ export interface ScriptedAnswer {
   body?: unknown;
   /** Start a 200 event stream, then drop the connection mid-answer (a crashed upstream). */
   cutMidStream?: boolean;
+  /** Accept the request and never answer (a hung upstream). */
+  hang?: boolean;
+  /** A 200 event stream of exactly these pieces, each written separately, then ended. */
+  stream?: string[];
+  /** After the stream's pieces, stay open and silent instead of ending. */
+  stallAfterStream?: boolean;
 }
 
 /** A fixed concurrent_sessions, "live" (the real in-flight count), or a broken endpoint. */
@@ -55,7 +61,11 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-const GENERATION: Record<string, Dialect> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai" };
+const GENERATION: Record<string, Dialect> = {
+  "/v1/messages": "anthropic",
+  "/v1/chat/completions": "openai",
+  "/v1/responses": "openai",
+};
 
 function freshStats(): FakeProviderStats {
   return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [] };
@@ -98,6 +108,16 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     if (res.destroyed) return;
 
     const scripted = queue.shift();
+    if (scripted?.hang) return;
+    if (scripted?.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream", ...scripted.headers });
+      for (const piece of scripted.stream) {
+        res.write(piece);
+        await sleep(options.eventDelayMs);
+      }
+      if (!scripted.stallAfterStream) res.end();
+      return;
+    }
     if (scripted?.cutMidStream) {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write("event: ping\ndata: {}\n\n");

@@ -26,13 +26,24 @@ const objectAt = (value: unknown): Json | undefined =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
 const textAt = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
-/** The error's type from any of the three providers' shapes, or undefined when the data is no error. */
-function errorType(data: Json, event: string): string | undefined {
+/** The error's type and code from any of the three providers' shapes; [] when the data is no error. */
+function errorNames(data: Json, event: string): string[] {
   const nested = objectAt(data.error) ?? objectAt(objectAt(data.response)?.error);
-  if (nested) return textAt(nested.type) ?? textAt(nested.code) ?? "error";
-  if (event === "error" || data.type === "error") return textAt(data.code) ?? "error";
-  if (event === "response.failed" || data.type === "response.failed") return "response.failed";
-  return undefined;
+  const names = (from: Json) => [textAt(from.type), textAt(from.code)].filter((name): name is string => name !== undefined);
+  if (nested) return [...names(nested), "error"];
+  if (event === "error" || data.type === "error") return [textAt(data.code) ?? "error"];
+  if (event === "response.failed" || data.type === "response.failed") return ["response.failed"];
+  return [];
+}
+
+/** OpenAI puts the kind in `code` and a family in `type` (`requests`): the most telling name wins. */
+function classify(names: string[]): StreamError | undefined {
+  if (names.length === 0) return undefined;
+  for (const kind of ["rate_limited", "server"] as const) {
+    const type = names.find((name) => classifyStreamError(name) === kind);
+    if (type !== undefined) return { kind, type };
+  }
+  return { kind: "other", type: names[0]! };
 }
 
 export class StreamErrorScanner {
@@ -89,7 +100,6 @@ export class StreamErrorScanner {
     } catch {
       return;
     }
-    const type = data && errorType(data, this.event);
-    if (type !== undefined) this.found = { kind: classifyStreamError(type), type };
+    if (data) this.found = classify(errorNames(data, this.event));
   }
 }
