@@ -33,10 +33,11 @@ function passThrough(from: Readable | null, to: Writable, tail: OutputTail): voi
   from.pipe(to, { end: false });
 }
 
-export function startChild([program, ...args]: [string, ...string[]]): RunningChild {
+export function startChild([program, ...args]: [string, ...string[]], env: NodeJS.ProcessEnv = process.env): RunningChild {
   const outTail = new OutputTail();
   const errTail = new OutputTail();
   const child = spawn(program, args, {
+    env,
     stdio: ["inherit", process.stdout.isTTY ? "inherit" : "pipe", process.stderr.isTTY ? "inherit" : "pipe"],
   });
   passThrough(child.stdout, process.stdout, outTail);

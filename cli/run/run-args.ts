@@ -10,6 +10,8 @@ import { UsageError } from "../exit-codes";
 export interface RunOptions {
   acquire: AcquireRequest & { waiterId: string; agentId: string };
   command: [string, ...string[]];
+  /** Point ANTHROPIC_BASE_URL and OPENAI_BASE_URL at the proxy, scoped to the run's lease. */
+  viaProxy: boolean;
 }
 
 const EXAMPLE = "e.g. headroom run --provider anthropic -- claude";
@@ -23,6 +25,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
     provider: { type: "string", short: "p" },
     agent: { type: "string", short: "a" },
     timeout: { type: "string", short: "t" },
+    "via-proxy": { type: "boolean" },
   });
   if (positionals.length > 0) {
     throw new UsageError(`put the command after --, ${EXAMPLE} (got ${JSON.stringify(positionals[0])} before it)`, "run");
@@ -49,5 +52,9 @@ export function parseRunArgs(argv: string[]): RunOptions {
   });
   if (!checked.ok) throw new UsageError(`${FLAG_OF[checked.field] ?? checked.field}: ${checked.message}`, "run");
   const { agentId, waiterId } = checked.value;
-  return { acquire: { ...checked.value, agentId: agentId!, waiterId: waiterId! }, command: [program, ...args] };
+  return {
+    acquire: { ...checked.value, agentId: agentId!, waiterId: waiterId! },
+    command: [program, ...args],
+    viaProxy: values["via-proxy"] === true,
+  };
 }
