@@ -5,6 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { WebSocketServer } from "ws";
 import { completeBody, errorBody, sendJson, streamBytes, streamEvents, type Dialect } from "./fake-responses";
 
 export interface FakeProviderOptions {
@@ -49,6 +50,8 @@ export interface FakeProviderStats {
   lastPath?: string;
   /** Every request's path and query as received, oldest first. */
   paths: string[];
+  /** WebSocket connections open now (Responses over WebSocket, as Codex uses it). */
+  openWebSockets: number;
 }
 
 export interface FakeProvider {
@@ -68,7 +71,7 @@ const GENERATION: Record<string, Dialect> = {
 };
 
 function freshStats(): FakeProviderStats {
-  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [] };
+  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [], openWebSockets: 0 };
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -168,6 +171,32 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
       req.on("end", () => sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`)));
     }
   });
+  // WebSocket on /v1/responses: echoes every message; "error429" answers an error event with
+  // status 429, "close" closes normally. A scripted answer refuses the upgrade with its status.
+  const sockets = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req: IncomingMessage, socket, head: Buffer) => {
+    fake.stats.requests++;
+    fake.stats.lastHeaders = req.headers;
+    fake.stats.paths.push(req.url ?? "/");
+    const refusal = queue.shift();
+    if (refusal) {
+      const text = JSON.stringify(refusal.body ?? errorBody("openai", refusal.status, `scripted ${refusal.status}`));
+      const extra = Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+      socket.end(`HTTP/1.1 ${refusal.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}connection: close\r\n\r\n${text}`);
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      fake.stats.openWebSockets++;
+      ws.on("close", () => fake.stats.openWebSockets--);
+      ws.on("message", (data, isBinary) => {
+        const text = isBinary ? "" : data.toString();
+        if (text === "error429") {
+          ws.send(JSON.stringify({ type: "error", status: 429, error: { type: "rate_limit_exceeded", message: "slow down" } }));
+        } else if (text === "close") ws.close(1000, "done");
+        else ws.send(data, { binary: isBinary });
+      });
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -186,6 +215,8 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const ws of sockets.clients) ws.terminate();
+        sockets.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
