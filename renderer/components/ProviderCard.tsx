@@ -27,7 +27,7 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
         <RemoveProvider providerId={providerId} />
       </header>
       {entry.autoReduced && !entry.noticeDismissed && <ReductionBanner entry={entry} />}
-      {entry.paused && entry.pausedUntil !== undefined && <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} />}
+      {entry.paused && entry.pausedUntil !== undefined && <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} {...(entry.pauseReason === undefined ? {} : { reason: entry.pauseReason })} />}
       <ProviderStats entry={entry} />
       <div className="controls">
         <LimitEditor providerId={providerId} limit={entry.limit} />
