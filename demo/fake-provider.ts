@@ -18,6 +18,11 @@ export interface FakeProviderOptions {
   eventDelayMs: number;
   /** Wait before the status line of every generation answer. */
   firstByteDelayMs: number;
+  /**
+   * Generation requests allowed per minute, told in each answer's rate-limit headers
+   * (Anthropic's on /v1/messages, OpenAI's otherwise) and answered 429 past it. 0 = no budget, no headers.
+   */
+  requestsPerMinute: number;
 }
 
 /** One scripted answer to the next generation request: a status, optional headers and body. */
@@ -92,8 +97,31 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     events: 5,
     eventDelayMs: 20,
     firstByteDelayMs: 0,
+    requestsPerMinute: 0,
     ...initial,
   };
+  const budget = { windowStart: 0, used: 0 };
+
+  /** Sets this answer's rate-limit headers; true when the minute's budget is already spent. */
+  function spendBudget(res: ServerResponse, dialect: Dialect): boolean {
+    const limit = options.requestsPerMinute;
+    if (limit <= 0) return false;
+    const now = Date.now();
+    if (now - budget.windowStart >= 60_000) Object.assign(budget, { windowStart: now, used: 0 });
+    budget.used++;
+    const remaining = Math.max(0, limit - budget.used);
+    const resetAt = budget.windowStart + 60_000;
+    if (dialect === "anthropic") {
+      res.setHeader("anthropic-ratelimit-requests-limit", String(limit));
+      res.setHeader("anthropic-ratelimit-requests-remaining", String(remaining));
+      res.setHeader("anthropic-ratelimit-requests-reset", new Date(resetAt).toISOString());
+    } else {
+      res.setHeader("x-ratelimit-limit-requests", String(limit));
+      res.setHeader("x-ratelimit-remaining-requests", String(remaining));
+      res.setHeader("x-ratelimit-reset-requests", `${Math.ceil((resetAt - now) / 1000)}s`);
+    }
+    return budget.used > limit;
+  }
   const queue: ScriptedAnswer[] = [];
   let usage: UsageMode = "live";
   const fake = { stats: freshStats() };
@@ -131,6 +159,12 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
       if (scripted.status === 429) fake.stats.rateLimited++;
       const message = `scripted ${scripted.status} from the fake provider`;
       sendJson(res, scripted.status, scripted.body ?? errorBody(dialect, scripted.status, message), scripted.headers);
+      return;
+    }
+    if (spendBudget(res, dialect)) {
+      fake.stats.rateLimited++;
+      const message = `the fake provider allows ${options.requestsPerMinute} requests a minute`;
+      sendJson(res, 429, errorBody(dialect, 429, message), { "retry-after": String(Math.ceil((budget.windowStart + 60_000 - Date.now()) / 1000)) });
       return;
     }
     if (fake.stats.inFlight > options.cap) {

@@ -53,3 +53,15 @@ test("the same reading on a 429 does not pause early: the 429's own rules decide
   expect(entry).toMatchObject({ paused: true, pauseReason: "rate limited (429)", upstreamLimits: { requests: { remaining: 0 } } });
   expect(entry.pausedUntil! - sentAt).toBeLessThan(5_000);
 });
+
+test("the fake provider's own per-minute budget shows in the status, and its last request pauses the provider until the minute ends", async () => {
+  h = await startProxyHarness({ limit: 3, providerId: "openai", fake: { requestsPerMinute: 2, events: 1, eventDelayMs: 0 } });
+  const chat = { ...message, model: "gpt-test" };
+  expect((await post(`${h.base}/v1/chat/completions`, chat)).status).toBe(200);
+  expect((await h.client.status()).providers[0]).toMatchObject({ paused: false, upstreamLimits: { requests: { limit: 2, remaining: 1 } } });
+  expect((await post(`${h.base}/v1/chat/completions`, chat)).status).toBe(200);
+  const entry = (await h.client.status()).providers[0]!;
+  expect(entry).toMatchObject({ paused: true, pauseReason: "upstream says 0 requests left", limit: 3, upstreamLimits: { requests: { remaining: 0 } } });
+  expect(entry.pausedUntil! - Date.now()).toBeGreaterThan(50_000);
+  expect(h.fake.stats.rateLimited).toBe(0); // paused before the 429, not after it
+});
