@@ -52,26 +52,25 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   let server: Server | undefined;
   let proxy: ProxyServer | undefined;
   let service: HeadroomService | undefined;
-  let apiPort: number | undefined;
-  let proxyPort: number | undefined;
   try {
     const token = loadOrCreateToken(options.dataDir, env);
     const store = openSettings({
       dir: options.dataDir,
       ...(options.settingsBackend ? { backend: options.settingsBackend } : {}),
     });
+    let apiUrl = "";
+    let proxyUrl: string | undefined;
     service = new HeadroomService({
+      // Where agents reach this host (the window shows the lines they need); set once listening.
+      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       store,
       clock: systemClock,
       newId: leaseIdSource(),
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
       ...(options.log ? { log: options.log } : {}),
-      ownPorts: () => [apiPort, proxyPort].filter((port): port is number => port !== undefined),
     });
     let live: HeadroomService | undefined = service;
-    let apiUrl = "";
-    let proxyUrl: string | undefined;
     server = createApiServer({
       hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       service: () => live,
@@ -80,7 +79,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     });
     const port = await listen(server, options.port, "--port");
-    apiPort = port;
     apiUrl = `http://127.0.0.1:${port}`;
     if (options.proxyPort !== undefined) {
       const log = options.log;
@@ -90,8 +88,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
         ...(options.proxyWebSocketIdleMs === undefined ? {} : { webSocketIdleMs: options.proxyWebSocketIdleMs }),
       });
-      proxyPort = await listen(proxy.server, options.proxyPort, "--proxy-port");
-      proxyUrl = `http://127.0.0.1:${proxyPort}`;
+      proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });

@@ -1,5 +1,6 @@
 // The one object every transport calls: it composes the engine with settings, persistence,
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
+import type { HostInfo } from "../../shared/contract";
 import type {
   Admission,
   BreakerSettings,
@@ -41,8 +42,8 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
   log?: (message: string, state?: unknown) => void;
-  /** This host's own API and proxy ports: an upstream pointing at them would loop. */
-  ownPorts?: () => number[];
+  /** Where agents reach this host; known once the servers listen, hence a function. */
+  hostInfo?: () => HostInfo;
 }
 
 export interface AcquireInput {
@@ -181,7 +182,7 @@ export class HeadroomService {
   }
 
   setProviderConfig(providerId: string, patch: ProviderConfigPatch): ProviderConfigView {
-    if (typeof patch.upstream === "string") checkNotSelf(patch.upstream, this.options.ownPorts?.() ?? []);
+    if (typeof patch.upstream === "string") checkNotSelf(patch.upstream, this.options.hostInfo?.());
     this.providers.configure(this.providers.require(providerId), patch);
     this.emit("status");
     return this.providerConfig(providerId);
