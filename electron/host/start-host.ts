@@ -25,7 +25,7 @@ export interface HostOptions {
   log?: (message: string, state?: unknown) => void;
   /** The gating proxy's port (0 = any free port); undefined = no proxy. */
   proxyPort?: number;
-  /** How long the proxy waits on a silent upstream when the provider sets no responseTimeoutMs (tests shorten it). */
+  /** Overrides every provider's responseTimeoutMs in the proxy (tests shorten it below its 1 s minimum). */
   proxyUpstreamIdleMs?: number;
   /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
   proxyWebSocketIdleMs?: number;

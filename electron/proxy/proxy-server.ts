@@ -25,7 +25,7 @@ export interface ProxyServerOptions {
   service: () => HeadroomService | undefined;
   /** Receives messages without header values or query strings: credentials never reach it. */
   log?: (message: string) => void;
-  /** Used when a provider sets no responseTimeoutMs. */
+  /** Overrides every provider's responseTimeoutMs: tests use values below its 1 s minimum. */
   upstreamIdleMs?: number;
   webSocketIdleMs?: number;
 }
@@ -176,7 +176,7 @@ function admissible(
 }
 
 function timeoutOf(options: ProxyServerOptions, service: HeadroomService, providerId: string): number {
-  return service.providerConfig(providerId).responseTimeoutMs ?? options.upstreamIdleMs ?? DEFAULT_UPSTREAM_IDLE_MS;
+  return options.upstreamIdleMs ?? service.providerConfig(providerId).responseTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_MS;
 }
 
 /** The lease a request asks to ride on: the path's scope first, else x-headroom-lease. */
