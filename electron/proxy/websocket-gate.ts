@@ -2,16 +2,14 @@
 // upgrade waits for a slot like any gated request, then the proxy ends the WebSocket on both
 // sides (ws) and relays every message unchanged. The connection is the lease: the slot is
 // held while it lives, and a connection silent both ways for the idle time is closed.
-import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
-import type { RouteKey } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { agentOf, requestHeaders, responseHeaders } from "./forward-headers";
 import type { Upstreams } from "./forward";
-import { startRide } from "./lease-ride";
+import { openGate, type GateStart } from "./gate-start";
 import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { verdictOf, type Verdict } from "./upstream-verdict";
 
@@ -90,50 +88,41 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
 
   async function tunnel(input: TunnelInput): Promise<void> {
     const { service, socket, providerId, flavor } = input;
-    const route: RouteKey = { targetId: providerId, runtimeId: "http", modelId: "unknown" };
-    const blocked = service.routeBlocked(route);
-    if (blocked) {
-      const retryAfterS = blocked.kind === "open" ? Math.max(1, Math.ceil(blocked.remainingMs / 1000)) : 1;
-      return refuse(socket, flavor, { status: 503, code: blocked.kind === "open" ? "route_open" : "route_probing", message: `route ${providerId} / http / unknown is paused by its circuit breaker; retry in ${retryAfterS} s.`, retryAfterS });
+    // The model is inside the messages, not the upgrade: the route is the provider's "unknown" one.
+    const leaving = new AbortController();
+    const onLeave = () => leaving.abort();
+    socket.once("close", onLeave);
+    let start: GateStart;
+    try {
+      const agentId = agentOf(input.req);
+      start = await openGate(service, {
+        providerId,
+        modelId: "unknown",
+        ...(agentId === undefined ? {} : { agentId }),
+        signal: leaving.signal,
+        ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
+      });
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      const unknown = error.code === "unknown_provider";
+      return refuse(socket, flavor, { status: unknown ? 404 : 503, code: unknown ? "unknown_provider" : "unavailable", message: error.message });
+    } finally {
+      socket.off("close", onLeave);
     }
-
-    const ride = input.rideOn === undefined ? undefined : startRide(service, input.rideOn, providerId);
-    let leaseId: string | undefined;
-    if (!ride) {
-      const leaving = new AbortController();
-      const onLeave = () => leaving.abort();
-      socket.once("close", onLeave);
-      try {
-        const agentId = agentOf(input.req);
-        leaseId = (await service.acquire({ providerId, ...(agentId === undefined ? {} : { agentId }), signal: leaving.signal, expires: false })).leaseId;
-      } catch (error) {
-        if (leaving.signal.aborted) return;
-        if (error instanceof ServiceError) return refuse(socket, flavor, { status: error.code === "unknown_provider" ? 404 : 503, code: error.code === "unknown_provider" ? "unknown_provider" : "unavailable", message: error.message });
-        throw error;
-      } finally {
-        socket.off("close", onLeave);
-      }
-      if (leaving.signal.aborted || socket.destroyed) return service.undelivered(leaseId);
+    if (start.kind === "gone") return;
+    if (start.kind === "refused") {
+      const { block } = start;
+      const retryAfterS = block.kind === "open" ? Math.max(1, Math.ceil(block.remainingMs / 1000)) : 1;
+      return refuse(socket, flavor, {
+        status: 503,
+        code: block.kind === "open" ? "route_open" : "route_probing",
+        message: `route ${providerId} / http / unknown is ${block.kind === "open" ? "paused by its circuit breaker" : "being probed"}; retry in ${retryAfterS} s.`,
+        retryAfterS,
+      });
     }
-
-    const runId = randomUUID();
-    const admitted = service.routeAdmit(route, runId);
-    const settle = (verdict: Verdict) => {
-      if (ride) ride.end(verdict.lease === "rate_limited" ? verdict : undefined);
-      else if (leaseId !== undefined) {
-        try {
-          service.release(leaseId, verdict.lease, verdict.retryAfterMs);
-        } catch (error) {
-          if (!(error instanceof ServiceError && error.code === "unknown_lease")) throw error;
-        }
-      }
-      if (verdict.route === "release") service.routeRelease(route, runId);
-      else service.routeOutcome(route, runId, verdict.route, verdict.reason);
-    };
-    if (!admitted.admitted) {
-      settle({ lease: "abandoned", route: "release" });
-      return refuse(socket, flavor, { status: 503, code: "route_probing", message: `route ${providerId} / http / unknown is being probed; retry in a moment.`, retryAfterS: 1 });
-    }
+    const { end } = start;
+    if (socket.destroyed) return end.cancel();
+    const settle = (verdict: Verdict) => end.finish(verdict);
 
     await new Promise<void>((resolve) => {
       let settled = false;
