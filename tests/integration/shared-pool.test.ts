@@ -80,6 +80,38 @@ describe("shared pool on a real redis-server", () => {
     await pool.dispose();
   });
 
+  test("one pause window lowers the limit once, even for a 429 from a lease admitted after the last reduction", async () => {
+    const clock = createFakeClock();
+    const { pool } = await sharedPool(link, clock, { limit: 3 });
+    const [a, b, c] = [await admit(pool), await admit(pool), await admit(pool)];
+    await pool.release(a, "rate_limited"); // 3 → 2, paused 1 s
+    clock.advance(1_000);
+    const d = track(pool.acquire());
+    await pool.release(b, "success");
+    await pool.settled();
+    expect(d.result).toMatchObject({ ok: true }); // admitted under the lowered limit
+    await pool.release(c, "rate_limited"); // predates the reduction: pauses only
+    await pool.release(d.leaseId, "rate_limited"); // inside that pause: no second reduction
+    expect(await pool.status()).toMatchObject({ limit: 2, autoReducedFrom: 3, paused: true });
+    await pool.dispose();
+  });
+
+  test("at limit 1 a 429 pauses without lowering the limit, and a manual limit clears the reduction", async () => {
+    const clock = createFakeClock();
+    const { pool, events } = await sharedPool(link, clock, { limit: 2 });
+    await pool.release(await admit(pool), "rate_limited");
+    expect(await pool.status()).toMatchObject({ limit: 1, autoReduced: true });
+    clock.advance(1_000);
+    await pool.release(await admit(pool), "rate_limited");
+    expect(await pool.status()).toMatchObject({ limit: 1, autoReducedFrom: 2, paused: true });
+    expect(events.filter((e) => e.kind === "reduced")).toHaveLength(1);
+    await pool.setLimit(4);
+    const status = await pool.status();
+    expect(status).toMatchObject({ limit: 4, autoReduced: false, noticeDismissed: false });
+    expect(status).not.toHaveProperty("notice");
+    await pool.dispose();
+  });
+
   test("a waiter whose deadline falls inside the pause is answered with a timeout at once", async () => {
     const clock = createFakeClock();
     const { pool } = await sharedPool(link, clock, { limit: 2 });
