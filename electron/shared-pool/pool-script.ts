@@ -13,8 +13,17 @@
 //   waiters    hash  waiterId -> "enqueuedAt|deadline|host" (deadline -1: none)
 //   recycling  zset  leaseId scored by the time its cooldown ends
 //   inbox:<h>  list  answers for host h's waiters: "a|id|admittedAt|enqueuedAt" or "t|id"
+//   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
+// state.upSince is when this provider's state was (re)created: a host is judged dead when
+// now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
+// hosts to come back before freeing anything of theirs.
 // Waiter and lease ids are `<host>#<n>`: namespaced by host, and a lease keeps its waiter's id.
 import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/backoff";
+
+/** A host silent this long loses its leases (released as failures) and its waiters (SPEC §7). */
+export const HOST_EXPIRY_MS = 10_000;
+/** How often a host says it is alive. */
+export const HOST_REFRESH_MS = 2_000;
 
 /** What each operation's reply carries in its first element (see `SharedPool`). */
 export const OPERATIONS = [
@@ -27,6 +36,7 @@ export const OPERATIONS = [
   "setCooldown",
   "resume",
   "drive",
+  "depart",
   "status",
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -35,7 +45,9 @@ const LUA = String.raw`
 local op, P, host, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local CFG, STATE, HELD = P..':cfg', P..':state', P..':held'
 local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
+local HOSTS = P..':hosts'
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
+local HOST_EXPIRY = ${HOST_EXPIRY_MS}
 
 local told = {}
 local function num(key, field, default)
@@ -138,8 +150,56 @@ local function status()
   return {
     num(CFG, 'limit', 1), redis.call('HLEN', HELD), redis.call('ZCARD', QUEUE), pausedUntil() or -1,
     num(CFG, 'cooldownMs', 0), num(CFG, 'autoReduced', 0), num(CFG, 'autoReducedFrom', -1), recycling,
+    redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'),
   }
 end
+
+-- A host silent too long frees its slots: its leases are released as failures (recycling
+-- as usual) and its waiters leave the queue. Returns whether anything was freed.
+local function expireHosts()
+  local upSince = num(STATE, 'upSince', nil)
+  if not upSince then
+    redis.call('HSET', STATE, 'upSince', now)
+    return false
+  end
+  local cutoff = now - HOST_EXPIRY
+  if upSince >= cutoff then return false end
+  local dead = redis.call('ZRANGEBYSCORE', HOSTS, '-inf', '('..cutoff)
+  if #dead == 0 then return false end
+  local gone = {}
+  for _, h in ipairs(dead) do
+    gone[h] = true
+    redis.call('ZREM', HOSTS, h)
+    redis.call('DEL', P..':inbox:'..h)
+  end
+  local cooldown = num(CFG, 'cooldownMs', 0)
+  local held = redis.call('HGETALL', HELD)
+  for i = 1, #held, 2 do
+    if gone[string.match(held[i + 1], '^%d+|%-?%d+|(.*)$')] then
+      redis.call('HDEL', HELD, held[i])
+      if cooldown > 0 then redis.call('ZADD', RECYCLING, now + cooldown, held[i]) end
+    end
+  end
+  local waiters = redis.call('HGETALL', WAITERS)
+  for i = 1, #waiters, 2 do
+    if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
+  end
+  return true
+end
+
+-- When the longest-silent other host would expire: a host with waiters wakes then.
+local function nextExpiry()
+  local oldest = redis.call('ZRANGE', HOSTS, 0, 1, 'WITHSCORES')
+  for i = 1, #oldest, 2 do
+    if oldest[i] ~= host then
+      return math.max(tonumber(oldest[i + 1]), num(STATE, 'upSince', now)) + HOST_EXPIRY + 1
+    end
+  end
+  return -1
+end
+
+if op ~= 'depart' then redis.call('ZADD', HOSTS, now, host) end
+if expireHosts() then drive() end
 
 local result
 if op == 'seed' then
@@ -202,6 +262,9 @@ elseif op == 'resume' then
 elseif op == 'drive' then
   drive()
   result = {1}
+elseif op == 'depart' then
+  redis.call('ZREM', HOSTS, host)
+  result = {1}
 elseif op == 'status' then
   result = status()
 else
@@ -219,7 +282,7 @@ local times = {}
 for i = 2, #wakeAt, 2 do times[#times + 1] = tonumber(wakeAt[i]) end
 local pu = pausedUntil()
 if pu then times[#times + 1] = pu end
-return {result, inbox, times}
+return {result, inbox, times, nextExpiry()}
 `;
 
 export const POOL_SCRIPT: string = LUA;

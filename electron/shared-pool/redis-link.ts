@@ -5,8 +5,12 @@
 import { Redis } from "ioredis";
 import { POOL_SCRIPT } from "./pool-script";
 
-/** What the script answers: the operation's own figures, this host's answers, and wake times. */
-export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[]];
+/**
+ * What the script answers: the operation's own figures, this host's answers, the instants
+ * Redis's state changes by itself (cooldown and pause ends), and when the longest-silent
+ * other host would expire (-1: no other host).
+ */
+export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[], hostExpiresAt: number];
 
 type ScriptRunner = (...args: (string | number)[]) => Promise<ScriptReply>;
 

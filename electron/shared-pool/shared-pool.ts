@@ -13,7 +13,7 @@ import * as say from "../engine/pool-messages";
 import type { AcquireOptions, AcquireResult, Lease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
-import type { Operation } from "./pool-script";
+import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
 
 export interface SharedPoolDeps {
@@ -27,6 +27,8 @@ export interface SharedPoolDeps {
   clock: Clock;
   /** How often a host with waiters asks Redis again in case a wake-up was lost; 0 = never. */
   pollMs?: number;
+  /** How often this host says it is alive (default 2 s); 0 = never, to play a host that died. */
+  refreshMs?: number;
   onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
   onChange?: () => void;
 }
@@ -39,8 +41,8 @@ interface Waiting {
   onAbort: () => void;
 }
 
-/** SPEC §7 adds `shared` (and `hosts`, once host liveness lands) to a shared provider's entry. */
-export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true };
+/** SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's entry. */
+export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number };
 
 const DEFAULT_POLL_MS = 1_000;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
@@ -55,6 +57,8 @@ export class SharedPool {
   private noticeDismissed = false;
   private arrivals = 0;
   private poll: TimerHandle | undefined;
+  private refresh: TimerHandle | undefined;
+  private expiryWake: { at: number; timer: TimerHandle } | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private disposed = false;
 
@@ -69,6 +73,14 @@ export class SharedPool {
     this.unsubscribe = await this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive());
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from);
+    const refreshMs = this.deps.refreshMs ?? HOST_REFRESH_MS;
+    if (refreshMs > 0) {
+      const beat = () => {
+        this.drive();
+        this.refresh = this.deps.clock.setTimeout(beat, refreshMs);
+      };
+      this.refresh = this.deps.clock.setTimeout(beat, refreshMs);
+    }
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -198,7 +210,7 @@ export class SharedPool {
     const now = this.deps.clock.now();
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
-    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling] = reply as number[];
+    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[];
     const waits = this.waits.percentiles(now);
     return {
       providerId: this.providerId,
@@ -216,6 +228,7 @@ export class SharedPool {
       recycling: recycling as number,
       ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
       shared: true,
+      hosts: hosts as number,
     };
   }
 
@@ -228,11 +241,12 @@ export class SharedPool {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     const waiterIds = [...this.waiting.keys()];
-    await Promise.all(waiterIds.map((waiterId) => this.call("leave", waiterId)));
+    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), this.call("depart")]);
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     for (const timer of this.wakeTimers.values()) this.deps.clock.clearTimeout(timer);
     this.wakeTimers.clear();
+    for (const timer of [this.refresh, this.expiryWake?.timer]) if (timer !== undefined) this.deps.clock.clearTimeout(timer);
     this.stopPoll();
     await this.unsubscribe?.();
     await this.settled();
@@ -252,9 +266,10 @@ export class SharedPool {
     return sent;
   }
 
-  private handle([result, inbox, wakeAt]: ScriptReply): number[] {
+  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {
     this.deliver(inbox);
     this.armWakeTimers(wakeAt);
+    this.armExpiryWake(hostExpiresAt);
     this.deps.onChange?.();
     return result;
   }
@@ -271,6 +286,22 @@ export class SharedPool {
       }, at - now);
       this.wakeTimers.set(at, timer);
     }
+  }
+
+  /**
+   * While this host has waiters, it asks Redis again the moment a silent host would expire,
+   * so a dead host's slots go to the queue within the expiry, not at the next heartbeat.
+   */
+  private armExpiryWake(at: number): void {
+    if (this.disposed || this.expiryWake?.at === at) return;
+    if (this.expiryWake) this.deps.clock.clearTimeout(this.expiryWake.timer);
+    this.expiryWake = undefined;
+    if (at < 0 || this.waiting.size === 0) return;
+    const timer = this.deps.clock.setTimeout(() => {
+      this.expiryWake = undefined;
+      this.drive();
+    }, at - this.deps.clock.now());
+    this.expiryWake = { at, timer };
   }
 
   private armPoll(): void {

@@ -151,8 +151,8 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
     expect(asked.map((a) => answer(a.shared)), step).toEqual(asked.map((a) => answer(a.local)));
     expect(order.shared, step).toEqual(order.local);
     const { waitP50Ms: _l50, waitP95Ms: _l95, ...localStatus } = local.status();
-    const { shared: flag, waitP50Ms: _s50, waitP95Ms: _s95, ...sharedStatus } = await shared.status();
-    expect(flag).toBe(true);
+    const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, ...sharedStatus } = await shared.status();
+    expect([flag, hosts]).toEqual([true, 1]);
     expect(sharedStatus, step).toEqual(localStatus);
     expect(sharedEvents, step).toEqual(localEvents);
   };

@@ -137,4 +137,24 @@ describe("shared pool on a real redis-server", () => {
     await a.pool.dispose();
     await b.pool.dispose();
   });
+
+  test("a host silent for 10 s loses its leases, and a waiter on another host gets the slots at once", async () => {
+    const keyPrefix = freshPrefix();
+    const clock = createFakeClock();
+    // Host a never refreshes: it plays a machine that died right after taking two slots.
+    const dead = await sharedPool(link, clock, { limit: 2, cooldownMs: 0 }, { host: "a", keyPrefix, refreshMs: 0 });
+    const live = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    await admit(dead.pool);
+    await admit(dead.pool);
+    const waiter = track(live.pool.acquire());
+    expect(await live.pool.status()).toMatchObject({ active: 2, queued: 1, hosts: 2 });
+    clock.advance(10_000);
+    await live.pool.settled();
+    expect(waiter.settled).toBe(false); // 10 s of silence is not yet too long
+    clock.advance(1);
+    await live.pool.settled();
+    expect(waiter.result).toMatchObject({ ok: true, lease: { admittedAt: clock.now() } });
+    expect(await live.pool.status()).toMatchObject({ active: 1, queued: 0, hosts: 1 });
+    await live.pool.dispose();
+  });
 });

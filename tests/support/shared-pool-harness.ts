@@ -23,7 +23,7 @@ export async function sharedPool(
   link: RedisLink,
   clock: FakeClock,
   config: Partial<PoolConfig> = {},
-  options: { host?: string; keyPrefix?: string; providerId?: string } = {},
+  options: { host?: string; keyPrefix?: string; providerId?: string; refreshMs?: number } = {},
 ): Promise<SharedHarness> {
   const events: SharedHarness["events"] = [];
   const pool = new SharedPool({
@@ -33,6 +33,7 @@ export async function sharedPool(
     redis: link,
     clock,
     pollMs: 0,
+    ...(options.refreshMs === undefined ? {} : { refreshMs: options.refreshMs }),
     onEvent: (event) => events.push(event),
   });
   await pool.start({ ...DEFAULT_CONFIG, ...config });
