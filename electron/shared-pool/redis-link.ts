@@ -19,8 +19,8 @@ export interface RedisLink {
   run(args: (string | number)[]): Promise<ScriptReply>;
   /** Calls `onWake` whenever another host left answers for `host` on this provider key prefix. */
   subscribe(channel: string, onWake: () => void): Promise<() => Promise<void>>;
-  /** Redis's clock minus this host's, in ms (SPEC §7 "Time"). */
-  clockOffset(): Promise<number>;
+  /** Redis's clock (`TIME`) in epoch ms. */
+  time(): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -59,11 +59,9 @@ export function connectRedis(url: string): RedisLink {
         await connection.unsubscribe(channel);
       };
     },
-    async clockOffset() {
-      const before = Date.now();
+    async time() {
       const [seconds, micros] = await commands.time();
-      const after = Date.now();
-      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (before + after) / 2;
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     },
     async ping() {
       await commands.ping();

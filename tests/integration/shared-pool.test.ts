@@ -2,6 +2,7 @@
 // clock. The differential property test (shared-pool.differential.test.ts) compares it with
 // the local pool over random sequences; these name the rules a person would notice.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { redisClock } from "../../electron/shared-pool/redis-clock";
 import type { RedisLink } from "../../electron/shared-pool/redis-link";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
@@ -156,5 +157,16 @@ describe("shared pool on a real redis-server", () => {
     expect(waiter.result).toMatchObject({ ok: true, lease: { admittedAt: clock.now() } });
     expect(await live.pool.status()).toMatchObject({ active: 1, queued: 0, hosts: 1 });
     await live.pool.dispose();
+  });
+
+  test("the clock handed to the scripts is Redis's: the host's clock plus the measured offset", async () => {
+    const hostClock = createFakeClock(1_000); // a host whose clock is decades behind
+    const clock = await redisClock(link, hostClock);
+    // redis-server runs on this machine, so its TIME is this machine's wall clock.
+    expect(Math.abs(clock.now() - Date.now())).toBeLessThan(5_000);
+    hostClock.advance(250);
+    expect(clock.now() - clock.offsetMs).toBe(1_250);
+    clock.stop();
+    expect(hostClock.pending()).toBe(0);
   });
 });
