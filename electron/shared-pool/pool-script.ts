@@ -42,40 +42,55 @@ export const OPERATIONS = [
 export type Operation = (typeof OPERATIONS)[number];
 
 const LUA = String.raw`
-local op, P, host, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+-- nowArg is handed to Redis as given: formatting a Lua number costs more than the command.
+local op, P, host, nowArg = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local now = tonumber(nowArg)
 local CFG, STATE, HELD = P..':cfg', P..':state', P..':held'
 local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
 local HOSTS = P..':hosts'
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
 local HOST_EXPIRY = ${HOST_EXPIRY_MS}
 
-local told = {}
-local function num(key, field, default)
-  local v = redis.call('HGET', key, field)
-  if v then return tonumber(v) end
-  return default
+-- Read once; every change below writes through to Redis and to these locals.
+local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom')
+local limit, cooldown = tonumber(cfg[1]) or 1, tonumber(cfg[2]) or 0
+local autoReduced, autoReducedFrom = tonumber(cfg[3]) or 0, tonumber(cfg[4]) or -1
+local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429')
+local pauseEnd, gen, upSince, c429 = tonumber(st[1]), tonumber(st[2]) or 0, tonumber(st[3]), tonumber(st[4]) or 0
+-- A recycling slot is free from the instant its cooldown ends.
+local recycling, held = redis.call('ZCARD', RECYCLING), redis.call('HLEN', HELD)
+if recycling > 0 then
+  redis.call('ZREMRANGEBYSCORE', RECYCLING, '-inf', nowArg)
+  recycling = redis.call('ZCARD', RECYCLING)
 end
+
+-- Answers for this host go back in the reply; other hosts find theirs in their inbox.
+local mine, told = {}, {}
 local function tell(h, entry)
-  redis.call('RPUSH', P..':inbox:'..h, entry)
-  told[h] = true
+  if h == host then
+    mine[#mine + 1] = entry
+  else
+    redis.call('RPUSH', P..':inbox:'..h, entry)
+    told[h] = true
+  end
 end
 
 -- The pause, only while it lasts: at its end instant admission is open again.
 local function pausedUntil()
-  local u = num(STATE, 'pausedUntil', nil)
-  if u and now < u then return u end
+  if pauseEnd and now < pauseEnd then return pauseEnd end
   return nil
 end
--- A recycling slot is free from the instant its cooldown ends.
-local function recyclingCount()
-  redis.call('ZREMRANGEBYSCORE', RECYCLING, '-inf', now)
-  return redis.call('ZCARD', RECYCLING)
+local function hasFree() return held + recycling < limit and not pausedUntil() end
+local function recycle(id)
+  if cooldown > 0 then
+    redis.call('ZADD', RECYCLING, now + cooldown, id)
+    recycling = recycling + 1
+  end
 end
-local function used() return redis.call('HLEN', HELD) + recyclingCount() end
-local function hasFree() return used() < num(CFG, 'limit', 1) and not pausedUntil() end
 
 local function admit(id, enqueuedAt, h)
-  redis.call('HSET', HELD, id, string.format('%d|%d|%s', num(STATE, 'gen', 0), now, h))
+  redis.call('HSET', HELD, id, string.format('%d|%d|%s', gen, now, h))
+  held = held + 1
   tell(h, string.format('a|%s|%d|%d', id, now, enqueuedAt))
 end
 local function unqueue(id)
@@ -90,18 +105,11 @@ end
 -- Admits queued waiters, oldest first, while slots and the pause allow. A head whose
 -- deadline passed (its host is late to say so) is answered with a timeout instead.
 local function drive()
-  if pausedUntil() then return end
-  local free = num(CFG, 'limit', 1) - used()
-  while free > 0 do
+  while hasFree() do
     local head = redis.call('ZRANGE', QUEUE, 0, 0)[1]
     if not head then return end
     local enq, deadline, h = unqueue(head)
-    if deadline >= 0 and deadline <= now then
-      tell(h, 't|'..head)
-    else
-      admit(head, enq, h)
-      free = free - 1
-    end
+    if deadline >= 0 and deadline <= now then tell(h, 't|'..head) else admit(head, enq, h) end
   end
 end
 
@@ -125,81 +133,79 @@ end
 
 -- Returns whether the pause was extended, its end, and whether the limit was lowered.
 local function rateLimited(leaseGen, retryAfter)
-  local wasPaused = pausedUntil() ~= nil
-  local consecutive = redis.call('HINCRBY', STATE, 'c429', 1)
-  local untilAt = now + pauseAfter429(consecutive, retryAfter)
   local current = pausedUntil()
+  c429 = c429 + 1
+  redis.call('HSET', STATE, 'c429', c429)
+  local untilAt = now + pauseAfter429(c429, retryAfter)
   local extended = 0
   if untilAt > now and (not current or untilAt > current) then
     redis.call('HSET', STATE, 'pausedUntil', untilAt)
+    pauseEnd = untilAt
     extended = 1
     timeOutBefore(untilAt)
   end
   -- One pause window lowers the limit once; a late 429 from a lease admitted before the
   -- last reduction speaks of the old limit; at limit 1 a 429 only pauses.
-  local limit = num(CFG, 'limit', 1)
-  if wasPaused or leaseGen ~= num(STATE, 'gen', 0) or limit <= 1 then return extended, untilAt, 0 end
-  if num(CFG, 'autoReduced', 0) == 0 then redis.call('HSET', CFG, 'autoReducedFrom', limit) end
-  redis.call('HSET', CFG, 'limit', limit - 1, 'autoReduced', 1)
-  redis.call('HINCRBY', STATE, 'gen', 1)
+  if current or leaseGen ~= gen or limit <= 1 then return extended, untilAt, 0 end
+  if autoReduced == 0 then
+    autoReducedFrom = limit
+    redis.call('HSET', CFG, 'autoReducedFrom', limit)
+  end
+  limit, autoReduced, gen = limit - 1, 1, gen + 1
+  redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 1)
+  redis.call('HSET', STATE, 'gen', gen)
   return extended, untilAt, 1
 end
 
-local function status()
-  local recycling = recyclingCount()
-  return {
-    num(CFG, 'limit', 1), redis.call('HLEN', HELD), redis.call('ZCARD', QUEUE), pausedUntil() or -1,
-    num(CFG, 'cooldownMs', 0), num(CFG, 'autoReduced', 0), num(CFG, 'autoReducedFrom', -1), recycling,
-    redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'),
-  }
-end
-
 -- A host silent too long frees its slots: its leases are released as failures (recycling
--- as usual) and its waiters leave the queue. Returns whether anything was freed.
+-- as usual) and its waiters leave the queue.
 local function expireHosts()
-  local upSince = num(STATE, 'upSince', nil)
   if not upSince then
-    redis.call('HSET', STATE, 'upSince', now)
-    return false
+    upSince = now
+    redis.call('HSET', STATE, 'upSince', nowArg)
+    return
   end
   local cutoff = now - HOST_EXPIRY
-  if upSince >= cutoff then return false end
+  if upSince >= cutoff then return end
   local dead = redis.call('ZRANGEBYSCORE', HOSTS, '-inf', '('..cutoff)
-  if #dead == 0 then return false end
+  if #dead == 0 then return end
   local gone = {}
   for _, h in ipairs(dead) do
     gone[h] = true
     redis.call('ZREM', HOSTS, h)
     redis.call('DEL', P..':inbox:'..h)
   end
-  local cooldown = num(CFG, 'cooldownMs', 0)
-  local held = redis.call('HGETALL', HELD)
-  for i = 1, #held, 2 do
-    if gone[string.match(held[i + 1], '^%d+|%-?%d+|(.*)$')] then
-      redis.call('HDEL', HELD, held[i])
-      if cooldown > 0 then redis.call('ZADD', RECYCLING, now + cooldown, held[i]) end
+  local leases = redis.call('HGETALL', HELD)
+  for i = 1, #leases, 2 do
+    if gone[string.match(leases[i + 1], '^%d+|%-?%d+|(.*)$')] then
+      redis.call('HDEL', HELD, leases[i])
+      held = held - 1
+      recycle(leases[i])
     end
   end
   local waiters = redis.call('HGETALL', WAITERS)
   for i = 1, #waiters, 2 do
     if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
   end
-  return true
+  drive()
 end
 
 -- When the longest-silent other host would expire: a host with waiters wakes then.
 local function nextExpiry()
   local oldest = redis.call('ZRANGE', HOSTS, 0, 1, 'WITHSCORES')
   for i = 1, #oldest, 2 do
-    if oldest[i] ~= host then
-      return math.max(tonumber(oldest[i + 1]), num(STATE, 'upSince', now)) + HOST_EXPIRY + 1
-    end
+    if oldest[i] ~= host then return math.max(tonumber(oldest[i + 1]), upSince or now) + HOST_EXPIRY + 1 end
   end
   return -1
 end
 
-if op ~= 'depart' then redis.call('ZADD', HOSTS, now, host) end
-if expireHosts() then drive() end
+-- A host says it is alive, and looks for hosts that are not, on 'drive': its 2 s heartbeat,
+-- its wake-ups and its fallback poll. Admission and release stay lean (two round trips).
+local sweeping = op == 'drive' or op == 'seed'
+if sweeping then
+  redis.call('ZADD', HOSTS, nowArg, host)
+  expireHosts()
+end
 
 local result
 if op == 'seed' then
@@ -214,7 +220,7 @@ if op == 'seed' then
 elseif op == 'acquire' then
   local id, deadline, zero = ARGV[5], tonumber(ARGV[6]), ARGV[7] == '1'
   local pu = pausedUntil()
-  if redis.call('ZCARD', QUEUE) == 0 and hasFree() then
+  if hasFree() and redis.call('ZCARD', QUEUE) == 0 then
     admit(id, now, host)
   elseif zero or (deadline >= 0 and pu and deadline < pu) then
     tell(host, 't|'..id)
@@ -232,22 +238,23 @@ elseif op == 'release' or op == 'undelivered' then
     result = {0}
   else
     redis.call('HDEL', HELD, ARGV[5])
+    held = held - 1
     local extended, untilAt, reduced = 0, 0, 0
     if op == 'release' then
       local outcome = ARGV[6]
       if outcome == 'success' then
-        redis.call('HSET', STATE, 'c429', 0)
+        if c429 ~= 0 then redis.call('HSET', STATE, 'c429', 0) end
       elseif outcome == 'rate_limited' then
         extended, untilAt, reduced = rateLimited(tonumber(string.match(rec, '^(%d+)|')), tonumber(ARGV[7]))
       end
-      local cooldown = num(CFG, 'cooldownMs', 0)
-      if cooldown > 0 then redis.call('ZADD', RECYCLING, now + cooldown, ARGV[5]) end
+      recycle(ARGV[5])
     end
     drive()
-    result = {1, extended, untilAt, reduced, num(CFG, 'limit', 1), num(CFG, 'autoReducedFrom', -1)}
+    result = {1, extended, untilAt, reduced, limit}
   end
 elseif op == 'setLimit' then
-  redis.call('HSET', CFG, 'limit', ARGV[5], 'autoReduced', 0)
+  limit, autoReduced, autoReducedFrom = tonumber(ARGV[5]), 0, -1
+  redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 0)
   redis.call('HDEL', CFG, 'autoReducedFrom')
   drive()
   result = {1}
@@ -257,6 +264,7 @@ elseif op == 'setCooldown' then
 elseif op == 'resume' then
   local wasPaused = pausedUntil() and 1 or 0
   redis.call('HDEL', STATE, 'pausedUntil')
+  pauseEnd = nil
   drive()
   result = {wasPaused}
 elseif op == 'drive' then
@@ -266,23 +274,30 @@ elseif op == 'depart' then
   redis.call('ZREM', HOSTS, host)
   result = {1}
 elseif op == 'status' then
-  result = status()
+  result = {
+    limit, held, redis.call('ZCARD', QUEUE), pausedUntil() or -1, cooldown, autoReduced, autoReducedFrom,
+    recycling, redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'),
+  }
 else
   return redis.error_reply('unknown shared pool operation '..tostring(op))
 end
 
--- Other hosts with new answers are woken; the caller takes its own answers with the reply.
-for h in pairs(told) do
-  if h ~= host then redis.call('PUBLISH', P..':wake:'..h, '1') end
+-- Other hosts with new answers are woken. A wake-up ('drive') or a waiter giving up
+-- ('leave') also collects what other hosts left for this one, oldest first.
+for h in pairs(told) do redis.call('PUBLISH', P..':wake:'..h, '1') end
+local answers = mine
+if op == 'drive' or op == 'leave' then
+  answers = redis.call('LRANGE', P..':inbox:'..host, 0, -1)
+  if #answers > 0 then redis.call('DEL', P..':inbox:'..host) end
+  for _, entry in ipairs(mine) do answers[#answers + 1] = entry end
 end
-local inbox = redis.call('LRANGE', P..':inbox:'..host, 0, -1)
-redis.call('DEL', P..':inbox:'..host)
-local wakeAt = redis.call('ZRANGEBYSCORE', RECYCLING, '('..now, '+inf', 'WITHSCORES')
 local times = {}
-for i = 2, #wakeAt, 2 do times[#times + 1] = tonumber(wakeAt[i]) end
-local pu = pausedUntil()
-if pu then times[#times + 1] = pu end
-return {result, inbox, times, nextExpiry()}
+if recycling > 0 then
+  local wakeAt = redis.call('ZRANGEBYSCORE', RECYCLING, '('..now, '+inf', 'WITHSCORES')
+  for i = 2, #wakeAt, 2 do times[#times + 1] = tonumber(wakeAt[i]) end
+end
+if pausedUntil() then times[#times + 1] = pauseEnd end
+return {result, answers, times, (sweeping or op == 'acquire') and nextExpiry() or 0}
 `;
 
 export const POOL_SCRIPT: string = LUA;

@@ -8,7 +8,7 @@ import { POOL_SCRIPT } from "./pool-script";
 /**
  * What the script answers: the operation's own figures, this host's answers, the instants
  * Redis's state changes by itself (cooldown and pause ends), and when the longest-silent
- * other host would expire (-1: no other host).
+ * other host would expire (-1: no other host; 0: not looked at by this operation).
  */
 export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[], hostExpiresAt: number];
 

@@ -102,8 +102,10 @@ export class SharedPool {
       signal?.addEventListener("abort", onAbort, { once: true });
       const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
       const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
-      void this.call("acquire", waiterId, deadline, zero);
-      this.armPoll();
+      // Only a waiter that stayed queued needs the fallback poll.
+      void this.call("acquire", waiterId, deadline, zero).then(() => {
+        if (this.waiting.has(waiterId)) this.armPoll();
+      });
     });
   }
 
@@ -293,7 +295,7 @@ export class SharedPool {
    * so a dead host's slots go to the queue within the expiry, not at the next heartbeat.
    */
   private armExpiryWake(at: number): void {
-    if (this.disposed || this.expiryWake?.at === at) return;
+    if (this.disposed || at === 0 || this.expiryWake?.at === at) return;
     if (this.expiryWake) this.deps.clock.clearTimeout(this.expiryWake.timer);
     this.expiryWake = undefined;
     if (at < 0 || this.waiting.size === 0) return;
