@@ -15,6 +15,7 @@ import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
+import { WakeTimers } from "./wake-timers";
 
 export interface SharedPoolDeps {
   providerId: string;
@@ -51,20 +52,18 @@ export class SharedPool {
   readonly providerId: string;
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
-  private readonly wakeTimers = new Map<number, TimerHandle>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly waits = new WaitStats();
   private noticeDismissed = false;
   private arrivals = 0;
-  private poll: TimerHandle | undefined;
-  private refresh: TimerHandle | undefined;
-  private expiryWake: { at: number; timer: TimerHandle } | undefined;
+  private readonly timers: WakeTimers;
   private unsubscribe: (() => Promise<void>) | undefined;
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
     this.providerId = deps.providerId;
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
+    this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
@@ -73,14 +72,7 @@ export class SharedPool {
     this.unsubscribe = await this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive());
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from);
-    const refreshMs = this.deps.refreshMs ?? HOST_REFRESH_MS;
-    if (refreshMs > 0) {
-      const beat = () => {
-        this.drive();
-        this.refresh = this.deps.clock.setTimeout(beat, refreshMs);
-      };
-      this.refresh = this.deps.clock.setTimeout(beat, refreshMs);
-    }
+    this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -104,7 +96,7 @@ export class SharedPool {
       const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
       // Only a waiter that stayed queued needs the fallback poll.
       void this.call("acquire", waiterId, deadline, zero).then(() => {
-        if (this.waiting.has(waiterId)) this.armPoll();
+        if (this.waiting.has(waiterId)) this.timers.startPolling();
       });
     });
   }
@@ -126,7 +118,7 @@ export class SharedPool {
     this.waiting.delete(waiterId);
     if (entry.deadline !== undefined) this.deps.clock.clearTimeout(entry.deadline);
     entry.signal?.removeEventListener("abort", entry.onAbort);
-    if (this.waiting.size === 0) this.stopPoll();
+    if (this.waiting.size === 0) this.timers.stopPolling();
     entry.resolve(result);
   }
 
@@ -246,10 +238,7 @@ export class SharedPool {
     await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), this.call("depart")]);
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
-    for (const timer of this.wakeTimers.values()) this.deps.clock.clearTimeout(timer);
-    this.wakeTimers.clear();
-    for (const timer of [this.refresh, this.expiryWake?.timer]) if (timer !== undefined) this.deps.clock.clearTimeout(timer);
-    this.stopPoll();
+    this.timers.stop();
     await this.unsubscribe?.();
     await this.settled();
   }
@@ -270,57 +259,10 @@ export class SharedPool {
 
   private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {
     this.deliver(inbox);
-    this.armWakeTimers(wakeAt);
-    this.armExpiryWake(hostExpiresAt);
+    this.timers.at(wakeAt);
+    this.timers.hostExpiry(hostExpiresAt, this.waiting.size > 0);
     this.deps.onChange?.();
     return result;
-  }
-
-  /** One timer per instant Redis's state changes by itself (a cooldown or a pause ends). */
-  private armWakeTimers(times: number[]): void {
-    if (this.disposed) return;
-    const now = this.deps.clock.now();
-    for (const at of times) {
-      if (this.wakeTimers.has(at)) continue;
-      const timer = this.deps.clock.setTimeout(() => {
-        this.wakeTimers.delete(at);
-        this.drive();
-      }, at - now);
-      this.wakeTimers.set(at, timer);
-    }
-  }
-
-  /**
-   * While this host has waiters, it asks Redis again the moment a silent host would expire,
-   * so a dead host's slots go to the queue within the expiry, not at the next heartbeat.
-   */
-  private armExpiryWake(at: number): void {
-    if (this.disposed || at === 0 || this.expiryWake?.at === at) return;
-    if (this.expiryWake) this.deps.clock.clearTimeout(this.expiryWake.timer);
-    this.expiryWake = undefined;
-    if (at < 0 || this.waiting.size === 0) return;
-    const timer = this.deps.clock.setTimeout(() => {
-      this.expiryWake = undefined;
-      this.drive();
-    }, at - this.deps.clock.now());
-    this.expiryWake = { at, timer };
-  }
-
-  private armPoll(): void {
-    const pollMs = this.deps.pollMs ?? DEFAULT_POLL_MS;
-    if (this.poll !== undefined || pollMs <= 0) return;
-    const tick = () => {
-      this.poll = undefined;
-      if (this.waiting.size === 0 || this.disposed) return;
-      this.drive();
-      this.poll = this.deps.clock.setTimeout(tick, pollMs);
-    };
-    this.poll = this.deps.clock.setTimeout(tick, pollMs);
-  }
-
-  private stopPoll(): void {
-    if (this.poll !== undefined) this.deps.clock.clearTimeout(this.poll);
-    this.poll = undefined;
   }
 
   private event(kind: HistoryKind, message: string): void {
