@@ -157,20 +157,11 @@ local function rateLimited(leaseGen, retryAfter)
   return extended, untilAt, 1
 end
 
--- A host silent too long frees its slots: its leases are released as failures (recycling
--- as usual) and its waiters leave the queue.
-local function expireHosts()
-  if not upSince then
-    upSince = now
-    redis.call('HSET', STATE, 'upSince', nowArg)
-    return
-  end
-  local cutoff = now - HOST_EXPIRY
-  if upSince >= cutoff then return end
-  local dead = redis.call('ZRANGEBYSCORE', HOSTS, '-inf', '('..cutoff)
-  if #dead == 0 then return end
+-- Hosts that are gone (silent too long, or departed) free their slots: their leases are
+-- released as failures (recycling as usual) and their waiters leave the queue.
+local function forgetHosts(hosts)
   local gone = {}
-  for _, h in ipairs(dead) do
+  for _, h in ipairs(hosts) do
     gone[h] = true
     redis.call('ZREM', HOSTS, h)
     redis.call('DEL', P..':inbox:'..h)
@@ -188,6 +179,18 @@ local function expireHosts()
     if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
   end
   drive()
+end
+
+local function expireHosts()
+  if not upSince then
+    upSince = now
+    redis.call('HSET', STATE, 'upSince', nowArg)
+    return
+  end
+  local cutoff = now - HOST_EXPIRY
+  if upSince >= cutoff then return end
+  local dead = redis.call('ZRANGEBYSCORE', HOSTS, '-inf', '('..cutoff)
+  if #dead > 0 then forgetHosts(dead) end
 end
 
 -- When the longest-silent other host would expire: a host with waiters wakes then.
@@ -271,7 +274,8 @@ elseif op == 'drive' then
   drive()
   result = {1}
 elseif op == 'depart' then
-  redis.call('ZREM', HOSTS, host)
+  -- A host leaving the provider hands back what it holds, as a host that died would.
+  forgetHosts({host})
   result = {1}
 elseif op == 'status' then
   result = {

@@ -32,6 +32,8 @@ export interface SharedPoolDeps {
   refreshMs?: number;
   onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
   onChange?: () => void;
+  /** A call nobody awaits failed (Redis answered with an error); awaited calls reject instead. */
+  onError?: (error: Error) => void;
 }
 
 interface Waiting {
@@ -95,9 +97,11 @@ export class SharedPool {
       const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
       const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
       // Only a waiter that stayed queued needs the fallback poll.
-      void this.call("acquire", waiterId, deadline, zero).then(() => {
-        if (this.waiting.has(waiterId)) this.timers.startPolling();
-      });
+      this.background(
+        this.call("acquire", waiterId, deadline, zero).then(() => {
+          if (this.waiting.has(waiterId)) this.timers.startPolling();
+        }),
+      );
     });
   }
 
@@ -107,9 +111,11 @@ export class SharedPool {
    * is a no-op; otherwise it leaves the queue and can never be admitted.
    */
   private giveUp(waiterId: string, result: AcquireResult): void {
-    void this.call("leave", waiterId).then((reply) => {
-      if (reply?.[0] === 1) this.answer(waiterId, result);
-    });
+    this.background(
+      this.call("leave", waiterId).then((reply) => {
+        if (reply?.[0] === 1) this.answer(waiterId, result);
+      }),
+    );
   }
 
   private answer(waiterId: string, result: AcquireResult): void {
@@ -136,8 +142,8 @@ export class SharedPool {
       const enqueuedAt = Number(entry.slice(enqueuedSep + 1));
       const waiter = this.waiting.get(leaseId);
       if (!waiter) {
-        // Its host forgot it (disposed meanwhile): the slot goes back without a cooldown.
-        void this.call("undelivered", leaseId);
+        // Nobody here waits for it any more: the slot goes back at once, without a cooldown.
+        this.background(this.call("undelivered", leaseId));
         continue;
       }
       const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
@@ -148,7 +154,7 @@ export class SharedPool {
   }
 
   private drive(): void {
-    if (!this.disposed) void this.call("drive");
+    if (!this.disposed) this.background(this.call("drive"));
   }
 
   // ── release ────────────────────────────────────────────────────────────────
@@ -263,6 +269,10 @@ export class SharedPool {
     this.timers.hostExpiry(hostExpiresAt, this.waiting.size > 0);
     this.deps.onChange?.();
     return result;
+  }
+
+  private background(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
   }
 
   private event(kind: HistoryKind, message: string): void {

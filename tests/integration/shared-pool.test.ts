@@ -139,6 +139,20 @@ describe("shared pool on a real redis-server", () => {
     await b.pool.dispose();
   });
 
+  test("a host that leaves a shared provider hands its slots back to the other hosts' waiters", async () => {
+    const keyPrefix = freshPrefix();
+    const clock = createFakeClock();
+    const leaving = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const staying = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    await admit(leaving.pool);
+    const waiter = staying.pool.acquire();
+    await staying.pool.settled();
+    await leaving.pool.dispose();
+    expect(await waiter).toMatchObject({ ok: true, lease: { leaseId: "b#1" } });
+    expect(await staying.pool.status()).toMatchObject({ active: 1, hosts: 1 });
+    await staying.pool.dispose();
+  });
+
   test("a host silent for 10 s loses its leases, and a waiter on another host gets the slots at once", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
