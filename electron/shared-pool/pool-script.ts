@@ -223,7 +223,15 @@ if op == 'seed' then
 elseif op == 'acquire' then
   local id, deadline, zero = ARGV[5], tonumber(ARGV[6]), ARGV[7] == '1'
   local pu = pausedUntil()
-  if hasFree() and redis.call('ZCARD', QUEUE) == 0 then
+  -- The client resends a command whose reply a dropped connection lost: the second one finds
+  -- the waiter already held (its admission is told again) or queued, and changes nothing.
+  local already = redis.call('HGET', HELD, id)
+  if already then
+    local admittedAt = string.match(already, '^%d+|(%-?%d+)|')
+    tell(host, 'a|'..id..'|'..admittedAt..'|'..admittedAt)
+  elseif redis.call('HEXISTS', WAITERS, id) == 1 then
+    -- still queued: nothing to do
+  elseif hasFree() and redis.call('ZCARD', QUEUE) == 0 then
     admit(id, now, host)
   elseif zero or (deadline >= 0 and pu and deadline < pu) then
     tell(host, 't|'..id)

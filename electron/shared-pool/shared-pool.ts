@@ -141,11 +141,8 @@ export class SharedPool {
       const admittedAt = Number(entry.slice(admittedSep + 1, enqueuedSep));
       const enqueuedAt = Number(entry.slice(enqueuedSep + 1));
       const waiter = this.waiting.get(leaseId);
-      if (!waiter) {
-        // Nobody here waits for it any more: the slot goes back at once, without a cooldown.
-        this.background(this.call("undelivered", leaseId));
-        continue;
-      }
+      // Answered already: a resent acquire tells its admission twice. The lease stays held.
+      if (!waiter) continue;
       const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
       if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
       this.waits.record(admittedAt, admittedAt - enqueuedAt);

@@ -113,6 +113,26 @@ describe("shared pool on a real redis-server", () => {
     await pool.dispose();
   });
 
+  test("an acquire the client sends twice (a reply lost to a dropped connection) is admitted once", async () => {
+    const clock = createFakeClock();
+    const keyPrefix = freshPrefix();
+    const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const held = await admit(pool);
+    const resend = () => link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), held, -1, 0]);
+    const [, answers] = await resend();
+    expect(answers).toEqual([`a|${held}|${clock.now()}|${clock.now()}`]); // told again, not admitted again
+    const queued = track(pool.acquire());
+    await pool.settled();
+    await resend();
+    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), "host-a#2", -1, 0]);
+    expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
+    await pool.release(held, "success");
+    await pool.settled();
+    expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
+    expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
+    await pool.dispose();
+  });
+
   test("a waiter whose deadline falls inside the pause is answered with a timeout at once", async () => {
     const clock = createFakeClock();
     const { pool } = await sharedPool(link, clock, { limit: 2 });
