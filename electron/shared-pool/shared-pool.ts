@@ -215,7 +215,8 @@ export class SharedPool {
       active: active as number,
       queued: queued as number,
       paused: pausedUntil !== -1,
-      ...(pausedUntil === -1 ? {} : { pausedUntil }),
+      // Only a 429 pauses a shared provider: early pauses from upstream headers are local-pool only so far.
+      ...(pausedUntil === -1 ? {} : { pausedUntil, pauseReason: say.PAUSED_BY_429 }),
       cooldownMs: cooldownMs as number,
       autoReduced: autoReduced === 1,
       ...(autoReduced === 1
