@@ -1,10 +1,12 @@
 // Claude Code and Codex, installed from the npm registry and run offline with the setup lines
 // the README shows, each sending one real request through the proxy to the fake provider: the
-// request waits in Headroom's queue while the only slot is taken, then is answered.
+// request waits in Headroom's queue while the only slot is taken, then is answered. The
+// settings come from renderer/agent-lines.ts, so the lines the window shows are the ones run.
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, expect, test } from "vitest";
+import { baseUrlLine, codexArgs } from "../../renderer/agent-lines";
 import { agentsDir, missingClis } from "../../scripts/agent-clis.mjs";
 import { startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 import { eventually, removeDir, tempDir } from "../support/test-host";
@@ -63,10 +65,12 @@ async function gatedRun(h: ProxyHarness, start: () => Promise<Run>): Promise<Run
 test("Claude Code with ANTHROPIC_BASE_URL=<proxy>/anthropic: one request, gated, answered", async () => {
   h = await startProxyHarness({ limit: 1, providerId: "anthropic", fake: { eventDelayMs: 0 } });
   const home = freshHome("headroom-claude-");
+  const [name, value] = baseUrlLine("anthropic", "https://api.anthropic.com", h.proxyUrl).split("=") as [string, string];
+  expect(name).toBe("ANTHROPIC_BASE_URL");
   const run = await gatedRun(h, () =>
     runCli([join(modules, "@anthropic-ai/claude-code/cli-wrapper.cjs"), "-p", "hi"], {
       HOME: home,
-      ANTHROPIC_BASE_URL: h!.base,
+      [name]: value,
       ANTHROPIC_API_KEY: "sk-ant-offline-dummy",
       DISABLE_TELEMETRY: "1",
       DISABLE_ERROR_REPORTING: "1",
@@ -84,10 +88,9 @@ test("Codex with a model_providers entry (wire_api responses): one HTTP request,
   const home = freshHome("headroom-codex-");
   const work = join(home, "work");
   mkdirSync(work);
-  const provider = `{ name = "Headroom", base_url = "${h.base}/v1", env_key = "OPENAI_API_KEY", wire_api = "responses" }`;
   const run = await gatedRun(h, () =>
     runCli(
-      [join(modules, "@openai/codex/bin/codex.js"), "exec", "--skip-git-repo-check", "-c", 'model_provider="headroom"', "-c", `model_providers.headroom=${provider}`, "hi"],
+      [join(modules, "@openai/codex/bin/codex.js"), "exec", "--skip-git-repo-check", ...codexArgs(`${h!.base}/v1`), "hi"],
       { HOME: home, CODEX_HOME: home, OPENAI_API_KEY: "sk-offline-dummy" },
       work,
     ),
