@@ -28,8 +28,8 @@ export interface GateRequest {
   providerId: string;
   modelId: string;
   agentId?: string;
-  /** Aborted when the client goes away: a queued waiter leaves the queue. */
-  signal: AbortSignal;
+  /** Starts watching for the client to go away, once the request must queue; `stop` when done. */
+  leaving: () => { signal: AbortSignal; stop: () => void };
   /** A lease to ride on; unknown, expired or another provider's falls back to a slot of its own. */
   rideOn?: string;
 }
@@ -56,6 +56,28 @@ function releaseLease(service: HeadroomService, leaseId: string, verdict: Exchan
   }
 }
 
+/** The slot's lease id, or undefined when the client left while it queued. */
+async function takeSlot(service: HeadroomService, request: GateRequest): Promise<string | undefined> {
+  const ask = { providerId: request.providerId, ...(request.agentId === undefined ? {} : { agentId: request.agentId }), expires: false };
+  try {
+    return (await service.acquire({ ...ask, timeoutMs: 0 })).leaseId; // most requests find a slot free
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.code === "queue_timeout")) throw error;
+  }
+  const leaving = request.leaving();
+  try {
+    const { leaseId } = await service.acquire({ ...ask, signal: leaving.signal });
+    if (!leaving.signal.aborted) return leaseId;
+    service.undelivered(leaseId);
+    return undefined;
+  } catch (error) {
+    if (leaving.signal.aborted) return undefined;
+    throw error;
+  } finally {
+    leaving.stop();
+  }
+}
+
 /** Throws the service's refusals (unknown_provider, unavailable) for the transport to word. */
 export async function openGate(service: HeadroomService, request: GateRequest): Promise<GateStart> {
   const { providerId, modelId } = request;
@@ -74,23 +96,8 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     return { kind: "admitted", end: routeEnd(service, route, runId, (verdict) => ride.end(verdict?.lease === "rate_limited" ? verdict : undefined)) };
   }
 
-  let leaseId: string;
-  try {
-    const admission = await service.acquire({
-      providerId,
-      ...(request.agentId === undefined ? {} : { agentId: request.agentId }),
-      signal: request.signal,
-      expires: false, // the connection is the lease
-    });
-    leaseId = admission.leaseId;
-  } catch (error) {
-    if (request.signal.aborted) return { kind: "gone" };
-    throw error;
-  }
-  if (request.signal.aborted) {
-    service.undelivered(leaseId);
-    return { kind: "gone" };
-  }
+  const leaseId = await takeSlot(service, request);
+  if (leaseId === undefined) return { kind: "gone" };
   const runId = randomUUID();
   const admitted = service.routeAdmit(route, runId);
   if (!admitted.admitted) {

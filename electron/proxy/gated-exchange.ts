@@ -66,10 +66,15 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (body === "too_large") return sendProxyError(res, input.flavor, tooLargeError());
 
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
-  const leaving = new AbortController();
-  const onLeave = () => leaving.abort();
-  res.once("close", onLeave);
-  if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
+  // Watched only once it queues: most requests find a slot free, and an AbortController per
+  // request cost ~15 µs each at saturation.
+  const leaving = () => {
+    const controller = new AbortController();
+    const onLeave = () => controller.abort();
+    res.once("close", onLeave);
+    if (res.destroyed || req.socket.destroyed) controller.abort(); // it left before we listened
+    return { signal: controller.signal, stop: () => res.off("close", onLeave) };
+  };
   let start: GateStart;
   try {
     const agentId = agentOf(req);
@@ -77,7 +82,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       providerId,
       modelId: modelOf(body),
       ...(agentId === undefined ? {} : { agentId }),
-      signal: leaving.signal,
+      leaving,
       ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
     });
   } catch (error) {
@@ -90,8 +95,6 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       return;
     }
     throw error;
-  } finally {
-    res.off("close", onLeave);
   }
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);

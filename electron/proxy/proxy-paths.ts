@@ -50,9 +50,17 @@ export function isGatedUpgrade(method: string, target: ProxyTarget): boolean {
   return method === "GET" && GENERATION_PATHS.has(target.gatingPath);
 }
 
+// Parsed once per upstream, not per request; a handful of upstreams, so the map stays small.
+const parsedBases = new Map<string, string>();
+
 /** The upstream URL: the provider's base (which may carry a path, e.g. /api) + rest + query. */
 export function upstreamUrl(base: string, target: ProxyTarget): URL {
-  const url = new URL(base);
-  const basePath = url.pathname.replace(/\/+$/, "");
-  return new URL(`${url.origin}${basePath}${target.rest}${target.query}`);
+  let prefix = parsedBases.get(base);
+  if (prefix === undefined) {
+    const url = new URL(base);
+    prefix = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    if (parsedBases.size >= 64) parsedBases.clear();
+    parsedBases.set(base, prefix);
+  }
+  return new URL(`${prefix}${target.rest}${target.query}`);
 }

@@ -44,6 +44,19 @@ function writeHead(socket: Duplex, status: number, headers: OutgoingHttpHeaders,
   socket.end(Buffer.concat([Buffer.from(lines.join("\r\n"), "latin1"), body]));
 }
 
+/** Raw headers (name, value, name, value...) as an object, without `skip` (lower-case names). */
+function headerObject(raw: string[], skip: string[]): OutgoingHttpHeaders {
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (skip.includes(name)) continue;
+    const value = raw[i + 1]!;
+    const seen = out[name];
+    out[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return out;
+}
+
 /** Close codes that may be sent on (1005 and 1006 only describe a close, they are never sent). */
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
 const NORMAL_CLOSES = new Set([1000, 1001, 1005]);
@@ -89,9 +102,13 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
   async function tunnel(input: TunnelInput): Promise<void> {
     const { service, socket, providerId, flavor } = input;
     // The model is inside the messages, not the upgrade: the route is the provider's "unknown" one.
-    const leaving = new AbortController();
-    const onLeave = () => leaving.abort();
-    socket.once("close", onLeave);
+    const leaving = () => {
+      const controller = new AbortController();
+      const onLeave = () => controller.abort();
+      socket.once("close", onLeave);
+      if (socket.destroyed) controller.abort();
+      return { signal: controller.signal, stop: () => socket.off("close", onLeave) };
+    };
     let start: GateStart;
     try {
       const agentId = agentOf(input.req);
@@ -99,15 +116,13 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         providerId,
         modelId: "unknown",
         ...(agentId === undefined ? {} : { agentId }),
-        signal: leaving.signal,
+        leaving,
         ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
       });
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
       const unknown = error.code === "unknown_provider";
       return refuse(socket, flavor, { status: unknown ? 404 : 503, code: unknown ? "unknown_provider" : "unavailable", message: error.message });
-    } finally {
-      socket.off("close", onLeave);
     }
     if (start.kind === "gone") return;
     if (start.kind === "refused") {
@@ -133,8 +148,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         settle(verdict);
         resolve();
       };
-      const headers = requestHeaders(input.req, input.target, upstreams.hopId);
-      for (const name of HANDSHAKE_HEADERS) delete headers[name];
+      const headers = headerObject(requestHeaders(input.req, input.target, upstreams.hopId), HANDSHAKE_HEADERS);
       const protocols = (input.req.headers["sec-websocket-protocol"] ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
       const url = new URL(input.target);
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -156,8 +170,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         });
         response.on("end", () => {
           const status = response.statusCode ?? 502;
-          const passed = responseHeaders(response);
-          delete passed["content-length"];
+          const passed = headerObject(responseHeaders(response), ["content-length"]);
           writeHead(socket, status, passed, Buffer.concat(chunks));
           request.destroy();
           finish(verdictOf({ kind: "completed", status, headers: response.headers }, Date.now()));
