@@ -9,17 +9,18 @@ export function ActivityList() {
   return (
     <section className="panel" aria-labelledby="activity-heading">
       <h2 id="activity-heading">Activity</h2>
-      {events.length === 0 ? (
-        <p className="muted">Nothing has happened yet.</p>
-      ) : (
-        <ol className="activity" aria-label="Recent events">
-          {events.slice(0, SHOWN).map((event, i) => (
+      {/* Focusable, so a keyboard can scroll it; fixed height, so new events move nothing. */}
+      <ol className="activity" aria-label="Recent events" tabIndex={0}>
+        {events.length === 0 ? (
+          <li className="muted">Nothing has happened yet.</li>
+        ) : (
+          events.slice(0, SHOWN).map((event, i) => (
             <li key={`${event.at}-${i}-${event.kind}`} className={`event-${event.kind}`}>
               <time dateTime={new Date(event.at).toISOString()}>{formatClock(event.at)}</time> {event.message}
             </li>
-          ))}
-        </ol>
-      )}
+          ))
+        )}
+      </ol>
     </section>
   );
 }

@@ -1,6 +1,9 @@
 // Counts down locally from the absolute pausedUntil, so it ticks without a push every second.
+// It sits in the card's reserved attention space, so a pause starting or ending moves no editor.
+import type { MouseEvent } from "react";
 import { useIntents } from "../app-context";
 import { formatRemaining } from "../format";
+import { focusWhenPresent, regionOf } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";
 
@@ -8,18 +11,23 @@ export function PauseCountdown({ providerId, pausedUntil }: { providerId: string
   const intents = useIntents();
   const { error, busy, run } = useAction();
   const now = useNow(250);
+  async function resume(event: MouseEvent<HTMLButtonElement>): Promise<void> {
+    const card = regionOf(event.currentTarget);
+    const result = await run(intents.resume(providerId));
+    if (result.ok) focusWhenPresent(card, "[data-focus=limit]");
+  }
   return (
     <div className="pause">
-      <p>
-        Paused after a rate limit — resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
-      </p>
-      <button type="button" disabled={busy} onClick={() => void run(intents.resume(providerId))}>
+      <span>
+        New agents wait: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
+      </span>
+      <button type="button" className="small" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : resume(event))}>
         Resume now
       </button>
       {error && (
-        <p role="status" className="field-error">
+        <span role="status" className="field-error">
           {error}
-        </p>
+        </span>
       )}
     </div>
   );

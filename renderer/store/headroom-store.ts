@@ -19,6 +19,10 @@ export interface HeadroomState {
   hostInfo: HostInfo | undefined;
   leases: Readonly<Record<string, LeasesView>>;
   samples: Readonly<Record<string, readonly Sample[]>>;
+  /** false when the browser window was opened without a token (a refusal then means a missing one). */
+  tokenGiven: boolean;
+  /** What the `Filter providers` searchbox narrows the cards to. */
+  filter: string;
 }
 
 export type HeadroomStore = StoreApi<HeadroomState>;
@@ -36,6 +40,8 @@ export const initialState: HeadroomState = {
   hostInfo: undefined,
   leases: {},
   samples: {},
+  tokenGiven: true,
+  filter: "",
 };
 
 export const createHeadroomStore = (): HeadroomStore => createStore<HeadroomState>(() => initialState);
