@@ -12,13 +12,17 @@ interface ConfirmButtonProps {
   question: string;
   confirmName: string;
   action: () => Promise<Result<unknown>>;
-  /** Called after a successful action, with the element that held the question. */
-  onDone?: (from: HTMLElement | null) => void;
+  /**
+   * Called when the user confirms, with the element that holds the question, before the
+   * action runs (the push that removes it may come before the answer); what it returns runs
+   * after a successful action.
+   */
+  onConfirm?: (from: HTMLElement) => () => void;
   /** Marks the asking button for focusWhenPresent (`[data-focus=…]`). */
   focusKey?: string;
 }
 
-export function ConfirmButton({ name, text, question, confirmName, action, onDone, focusKey }: ConfirmButtonProps) {
+export function ConfirmButton({ name, text, question, confirmName, action, onConfirm, focusKey }: ConfirmButtonProps) {
   const [confirming, setConfirming] = useState(false);
   const { error, busy, run } = useAction();
   const yes = useRef<HTMLButtonElement>(null);
@@ -63,9 +67,9 @@ export function ConfirmButton({ name, text, question, confirmName, action, onDon
         aria-disabled={busy || undefined}
         onClick={async (event) => {
           if (busy) return;
-          const from = event.currentTarget.parentElement;
+          const done = onConfirm?.(event.currentTarget);
           const result = await run(action());
-          if (result.ok) onDone?.(from);
+          if (result.ok) done?.();
         }}
       >
         {confirmName}

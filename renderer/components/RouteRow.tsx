@@ -5,6 +5,7 @@ import { formatRemaining } from "../format";
 import { handOffFocus } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";
+import { Explained } from "./Explained";
 
 function Remaining({ route }: { route: RouteEntry }) {
   const ticking = route.state === "open" && route.openUntil !== undefined;
@@ -58,7 +59,13 @@ export const RouteRow = memo(function RouteRow({ routeKey }: { routeKey: string 
       <td>{route.runtimeId}</td>
       <td>{route.modelId}</td>
       <td>
-        <span className={`state state-${route.state}`}>{route.state}</span>
+        <span className={`state state-${route.state}`}>
+          {route.state === "half-open" ? (
+            <Explained term="half-open" explanation="The route has rested: one probe run may try it. A success closes it, a failure opens it again." />
+          ) : (
+            route.state
+          )}
+        </span>
       </td>
       <td>
         <Remaining route={route} />

@@ -66,9 +66,7 @@ export function RoutesPanel() {
                 <th scope="col">Target</th>
                 <th scope="col">Runtime</th>
                 <th scope="col">Model</th>
-                <th scope="col">
-                  <Explained term="State" explanation="closed: runs go through. open: runs are refused until it rests. half-open: one probe run tries it." />
-                </th>
+                <th scope="col">State</th>
                 <th scope="col">Remaining</th>
                 <th scope="col">Reason</th>
                 <th scope="col">Failures</th>
