@@ -3,6 +3,7 @@ import { useHeadroom } from "../app-context";
 import { keepFocus } from "../focus";
 import { ActivityList } from "./ActivityList";
 import { AddProviderForm } from "./AddProviderForm";
+import { ChartRange } from "./ChartRange";
 import { Notices } from "./Notices";
 import { ProviderFilter } from "./ProviderFilter";
 import { ProviderList } from "./ProviderList";
@@ -27,6 +28,9 @@ export function App() {
             <div className="panel-head">
               <h2 id="providers-heading">Providers</h2>
               <ProviderFilter />
+              <span className="spacer" />
+              <span className="field-label">Charts</span>
+              <ChartRange />
             </div>
             <AddProviderForm />
             <ProviderList />

@@ -3,7 +3,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ConnectionState, HostInfo } from "../../shared/contract";
 import type { BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RouteEntry } from "../../shared/types";
-import type { Sample } from "./samples";
+import type { ChartMinutes, Sample } from "./samples";
 
 export interface HeadroomState {
   connection: ConnectionState;
@@ -21,6 +21,8 @@ export interface HeadroomState {
   samples: Readonly<Record<string, readonly Sample[]>>;
   /** false when the browser window was opened without a token (a refusal then means a missing one). */
   tokenGiven: boolean;
+  /** The chart's range: the last 5 minutes or the last hour. */
+  chartMinutes: ChartMinutes;
   /** What the `Filter providers` searchbox narrows the cards to. */
   filter: string;
 }
@@ -41,6 +43,7 @@ export const initialState: HeadroomState = {
   leases: {},
   samples: {},
   tokenGiven: true,
+  chartMinutes: 5,
   filter: "",
 };
 
