@@ -13,6 +13,7 @@ import { TopBar } from "./TopBar";
 
 export function App() {
   const connection = useHeadroom((state) => state.connection);
+  const loaded = useHeadroom((state) => state.loaded);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => (root.current ? keepFocus(root.current) : undefined), []);
   if (connection === "unauthorized") return <TokenRefused />;
@@ -35,8 +36,9 @@ export function App() {
             <AddProviderForm />
             <ProviderList />
           </section>
-          <RoutesPanel />
-          <ActivityList />
+          {/* Below the cards only once they are in: arriving cards must not push them down. */}
+          {loaded && <RoutesPanel />}
+          {loaded && <ActivityList />}
         </main>
       </fieldset>
     </div>

@@ -31,9 +31,14 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
         {entry.paused && <span className="badge alert">paused</span>}
       </header>
       <div className="attention">
-        {entry.paused && entry.pausedUntil !== undefined && <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} />}
+        <div className="attention-pause">
+          {entry.paused && entry.pausedUntil !== undefined ? (
+            <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} />
+          ) : (
+            !entry.autoReduced && <p className="muted calm">Nothing needs you here.</p>
+          )}
+        </div>
         {entry.autoReduced && <ReductionBanner entry={entry} />}
-        {!entry.paused && !entry.autoReduced && <p className="muted calm">Nothing needs you here.</p>}
       </div>
       <ProviderStats entry={entry} />
       <UpstreamMeters entry={entry} />
