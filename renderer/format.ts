@@ -13,7 +13,10 @@ export function formatMs(ms: number): string {
 }
 
 /** Time left, in whole seconds rounded up, so "0 s" never shows while still waiting. */
-export const formatRemaining = (ms: number): string => formatMs(Math.ceil(Math.max(0, ms) / 1_000) * 1_000);
+export function formatRemaining(ms: number): string {
+  const seconds = Math.ceil(Math.max(0, ms) / 1_000);
+  return seconds === 0 ? "0 s" : formatMs(seconds * 1_000);
+}
 
 export function formatClock(epochMs: number): string {
   return new Date(epochMs).toLocaleTimeString([], { hour12: false });
