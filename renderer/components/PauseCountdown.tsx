@@ -10,7 +10,7 @@ import { useNow } from "../hooks/use-now";
 export function PauseCountdown({ providerId, pausedUntil }: { providerId: string; pausedUntil: number }) {
   const intents = useIntents();
   const { error, busy, run } = useAction();
-  const now = useNow(250);
+  const now = useNow(500);
   async function resume(event: MouseEvent<HTMLButtonElement>): Promise<void> {
     const card = regionOf(event.currentTarget);
     const result = await run(intents.resume(providerId));

@@ -9,7 +9,7 @@ import { Explained } from "./Explained";
 
 function Remaining({ route }: { route: RouteEntry }) {
   const ticking = route.state === "open" && route.openUntil !== undefined;
-  const now = useNow(250, ticking);
+  const now = useNow(500, ticking);
   if (ticking) return <>{formatRemaining((route.openUntil as number) - now)}</>;
   // The probe's owner is a run id: meaningless to a person, so it is not shown.
   if (route.state === "half-open") return <>{route.probeOwner ? "probe in progress" : "ready to probe"}</>;
