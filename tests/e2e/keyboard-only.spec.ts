@@ -5,10 +5,10 @@ import { rateLimit } from "./support/rate-limit";
 
 /** The focused element's accessible name as a keyboard user hears it (aria-label, else text). */
 const focusedName = (page: Page) =>
-  page.evaluate(() => {
+  page.evaluate(`(() => {
     const element = document.activeElement;
     return element?.getAttribute("aria-label") ?? element?.textContent?.trim() ?? "";
-  });
+  })()`) as Promise<string>;
 
 /** Presses Tab (or Shift+Tab) until the control named `name` has focus. */
 async function tabTo(page: Page, name: string, backwards = false): Promise<void> {
@@ -82,5 +82,5 @@ test("restore, dismiss, limit, cooldown, copy, release, reset, add and remove, a
   await expect(card(page, "mistral")).toHaveCount(0);
   expect((await client.status()).providers.map((p) => p.providerId)).toEqual(["anthropic", "openai"]);
   // Focus went somewhere a keyboard user can carry on from, not the page body.
-  expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
+  expect(await page.evaluate("document.activeElement?.tagName")).not.toBe("BODY");
 });
