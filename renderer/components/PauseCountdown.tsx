@@ -7,7 +7,14 @@ import { focusWhenPresent, regionOf } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";
 
-export function PauseCountdown({ providerId, pausedUntil }: { providerId: string; pausedUntil: number }) {
+interface PauseProps {
+  providerId: string;
+  pausedUntil: number;
+  /** SPEC §1 `pauseReason`, in words, when the host says why (e.g. the upstream's own reading). */
+  reason?: string | undefined;
+}
+
+export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) {
   const intents = useIntents();
   const { error, busy, run } = useAction();
   const now = useNow(500);
@@ -18,8 +25,8 @@ export function PauseCountdown({ providerId, pausedUntil }: { providerId: string
   }
   return (
     <div className="pause">
-      <span>
-        New agents wait: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
+      <span className="pause-text" title={reason}>
+        New agents wait{reason ? ` (${reason})` : ""}: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
       </span>
       <button type="button" className="small" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : resume(event))}>
         Resume now

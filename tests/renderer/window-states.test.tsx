@@ -83,3 +83,17 @@ test("an error from the host is shown next to the control that caused it", async
   expect(message.getAttribute("role")).toBe("status");
   expect(limit.getAttribute("aria-describedby")).toBe(message.id);
 });
+
+test("the proxy's readings show as meters, and a pause says why when the host does", () => {
+  const { push } = renderWindow();
+  const reading = {
+    pauseReason: "upstream says 0 requests left",
+    upstreamLimits: { requests: { limit: 50, remaining: 0, resetAt: Date.now() + 30_000 }, seenAt: Date.now() },
+  };
+  push("status", { providers: [{ ...entry("anthropic", { paused: true, pausedUntil: Date.now() + 30_000 }), ...reading }] });
+  const card = screen.getByRole("region", { name: "anthropic" });
+  expect(within(card).getByText(/New agents wait \(upstream says 0 requests left\)/)).toBeTruthy();
+  const meter = within(card).getByRole("meter", { name: "Requests left for anthropic" });
+  expect([meter.getAttribute("value"), meter.getAttribute("max")]).toEqual(["0", "50"]);
+  expect(within(card).getByText(/0 \/ 50/).textContent).toMatch(/resets in 30 s/);
+});
