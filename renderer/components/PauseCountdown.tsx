@@ -19,7 +19,7 @@ export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) 
   const { error, busy, run } = useAction();
   const now = useNow(500);
   // A 429 pause is the usual one; other reasons (the provider's own headers) are named.
-  const why = reason === undefined || /\b429\b/.test(reason) ? "after a rate limit (429)" : `(${reason})`;
+  const why = reason === undefined || /\b429\b/.test(reason) ? "after a 429" : `(${reason})`;
   async function resume(event: MouseEvent<HTMLButtonElement>): Promise<void> {
     const card = regionOf(event.currentTarget);
     const result = await run(intents.resume(providerId));
@@ -28,7 +28,7 @@ export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) 
   return (
     <div className="pause">
       <span className="pause-text" title={reason}>
-        New agents wait {why}: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
+        Paused {why}: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
       </span>
       <button type="button" className="small" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : resume(event))}>
         Resume now
