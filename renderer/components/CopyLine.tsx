@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 /** How long "Copied" stays before the line looks as it did. */
 const SHOWN_MS = 2_000;
 
-/** A line to paste into a shell, with a button that copies it. */
+/** A line to paste into a shell, with a button that copies it; `caption` says who it is for. */
 export function CopyLine({ text, label, caption }: { text: string; label: string; caption?: string }) {
   const [copied, setCopied] = useState<string>();
   useEffect(() => {

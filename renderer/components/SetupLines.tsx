@@ -1,6 +1,6 @@
 // The empty window's first step: add a provider, then point an agent at the proxy.
 import { useHeadroom } from "../app-context";
-import { setupLines } from "../agent-lines";
+import { firstRunLines } from "../agent-lines";
 import { CopyLine } from "./CopyLine";
 
 export function SetupLines() {
@@ -12,7 +12,7 @@ export function SetupLines() {
         set its upstream URL on its card, then start your agents through the proxy:
       </p>
       <div className="agent-lines">
-        {setupLines(proxyUrl).map(({ agent, line }) => (
+        {firstRunLines(proxyUrl).map(({ agent, line }) => (
           <CopyLine key={agent} text={line} label={`Copy setup line for ${agent}`} caption={agent} />
         ))}
       </div>
