@@ -20,5 +20,5 @@ test("the card shows what the provider's own rate-limit headers say, and why it 
   });
   const card = within(screen.getByRole("region", { name: "anthropic" }));
   expect(card.getByText(/0 of 50 requests left, resets .* · 9000 tokens left \(seen /)).toBeTruthy();
-  expect(card.getByText(/Paused: upstream says 0 requests left — resumes in/)).toBeTruthy();
+  expect(card.getByText(/Paused \(upstream says 0 requests left\): resumes in/)).toBeTruthy();
 });
