@@ -54,6 +54,8 @@ export interface AcquireInput {
   agentId?: string;
   waiterId?: string;
   timeoutMs?: number;
+  /** The lease's time to live without a heartbeat; leaseTtlMs when absent. */
+  ttlMs?: number;
   signal?: AbortSignal;
   /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
   expires?: boolean;
@@ -246,7 +248,7 @@ export class HeadroomService {
       ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
-      ...(input.expires === false ? {} : { ttlMs: this.leaseTtlMs }),
+      ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.leaseTtlMs }),
     });
     if (!result.ok) {
       if (result.failure.kind === "timeout") throw queueTimeout(input.providerId, input.timeoutMs ?? 0);
