@@ -8,6 +8,9 @@ export const LIMITS = {
   timeoutMs: { max: 86_400_000 },
   retryAfterMs: { max: 86_400_000 },
   leaseTtlMs: { default: 120_000 },
+  /** A lease's own time-to-live asked for at acquire (SPEC §3). */
+  ttlMs: { min: 5_000, max: 3_600_000 },
+  responseTimeoutMs: { min: 1_000, max: 3_600_000, default: 300_000 },
 } as const;
 
 /** SPEC §5 default ports on 127.0.0.1: the API and window, and the gating proxy. */

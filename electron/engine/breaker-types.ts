@@ -5,6 +5,7 @@ import type {
   RouteEntry,
   RouteKey,
   RouteOutcome,
+  RouteAdmission,
   RouteRefusal,
 } from "../../shared/types";
 import type { Clock } from "./clock";
@@ -18,7 +19,7 @@ export interface BreakerDeps {
   onEvent?: (event: Omit<HistoryEvent, "at">) => void;
 }
 
-export type AdmitResult = { admitted: true } | { admitted: false; block: RouteRefusal };
+export type AdmitResult = RouteAdmission;
 
 export interface RouteBreaker {
   admit(route: RouteKey, runId: string): AdmitResult;

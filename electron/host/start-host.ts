@@ -56,7 +56,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       dir: options.dataDir,
       ...(options.settingsBackend ? { backend: options.settingsBackend } : {}),
     });
+    let apiUrl = "";
+    let proxyUrl: string | undefined;
     service = new HeadroomService({
+      // Where agents reach this host (the window shows the lines they need); set once listening.
+      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       store,
       clock: systemClock,
       newId: leaseIdSource(),
@@ -65,10 +69,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       ...(options.log ? { log: options.log } : {}),
     });
     let live: HeadroomService | undefined = service;
-    let apiUrl = "";
-    let proxyUrl: string | undefined;
     server = createApiServer({
-      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       service: () => live,
       token,
       version: options.version,

@@ -1,17 +1,17 @@
-// One gated generation request (SPEC §6): read the body for its model, refuse at once when
-// the route is blocked, wait FIFO for a slot of the provider's pool (the same pool the API
-// hands out), claim the route, forward, and settle both when the exchange ends. The
-// connection is the lease: there is no TTL, and a client that leaves gives the slot back.
-import { randomUUID } from "node:crypto";
+// One gated generation request (SPEC §6) as HTTP: read the body for its model, open the
+// service's exchange (route check, FIFO slot, route claim: electron/service/exchange-gate.ts),
+// forward, and hand the exchange its verdict when it ends. The connection is the lease: there
+// is no TTL, and a client that leaves gives the slot back.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteKey, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
+import { openExchange, type ExchangeStart } from "../service/exchange-gate";
 import { ServiceError } from "../service/service-error";
 import { forward, type Upstreams } from "./forward";
 import { agentOf } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { ClientGone, MAX_PROXY_BODY_BYTES, modelOf, readBoundedBody } from "./request-body";
-import { verdictOf, type Verdict } from "./upstream-verdict";
+import { verdictOf } from "./upstream-verdict";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -65,27 +65,21 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return;
   }
 
-  const route: RouteKey = { targetId: providerId, runtimeId: "http", modelId: modelOf(body) };
-  const blocked = service.routeBlocked(route);
-  if (blocked) return refuseRoute(input, route, blocked);
-
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
   const leaving = new AbortController();
   const onLeave = () => leaving.abort();
   res.once("close", onLeave);
   if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
-  let leaseId: string;
+  let start: ExchangeStart;
   try {
     const agentId = agentOf(req);
-    const admission = await service.acquire({
+    start = await openExchange(service, {
       providerId,
+      modelId: modelOf(body),
       ...(agentId === undefined ? {} : { agentId }),
       signal: leaving.signal,
-      expires: false,
     });
-    leaseId = admission.leaseId;
   } catch (error) {
-    if (leaving.signal.aborted) return;
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
       return;
@@ -98,42 +92,22 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   } finally {
     res.off("close", onLeave);
   }
-  if (leaving.signal.aborted || res.destroyed) {
-    service.undelivered(leaseId);
-    return;
-  }
-
-  const runId = randomUUID();
-  const admitted = service.routeAdmit(route, runId);
-  if (!admitted.admitted) {
-    // The route closed its door while we queued: the slot was never used, so no cooldown.
-    service.undelivered(leaseId);
-    return refuseRoute(input, route, admitted.block);
-  }
+  if (start.kind === "gone") return;
+  if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
+  const { exchange } = start;
+  if (res.destroyed) return exchange.cancel();
 
   await new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body }, (end) => {
-        settle(service, leaseId, route, runId, verdictOf(end, Date.now()));
+        exchange.finish(verdictOf(end, service.clock.now()));
         resolve();
       });
     } catch (error) {
       // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the
       // route claim go back before the 500, or a TTL-less proxy lease would be held for ever.
-      service.undelivered(leaseId);
-      service.routeRelease(route, runId);
+      exchange.cancel();
       reject(error);
     }
   });
-}
-
-function settle(service: HeadroomService, leaseId: string, route: RouteKey, runId: string, verdict: Verdict): void {
-  try {
-    service.release(leaseId, verdict.lease, verdict.retryAfterMs);
-  } catch (error) {
-    // The provider was removed while the request ran: its lease went with it.
-    if (!(error instanceof ServiceError && error.code === "unknown_lease")) throw error;
-  }
-  if (verdict.route === "release") service.routeRelease(route, runId);
-  else service.routeOutcome(route, runId, verdict.route, verdict.reason);
 }

@@ -105,7 +105,7 @@ async function handle(
     const { message } = unknownProvider(providerId, known);
     return sendProxyError(res, flavor, { status: 404, code: "unknown_provider", message });
   }
-  const upstream = service.providerConfig(providerId).upstream;
+  const upstream = service.providerConfig({ providerId }).upstream;
   if (upstream === undefined) {
     return sendProxyError(res, flavor, {
       status: 502,

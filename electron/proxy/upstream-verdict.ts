@@ -4,7 +4,7 @@
 // 2xx/3xx → success.
 import type { IncomingHttpHeaders } from "node:http";
 import type { LeaseOutcome, RouteOutcome } from "../../shared/types";
-import { parseResetHeaders } from "../engine/rate-limit-classifier";
+import { parseResetHeaders } from "../../shared/rate-limit-classifier";
 import type { ForwardEnd } from "./forward";
 
 export interface Verdict {

@@ -1,5 +1,8 @@
 // The one object every transport calls: it composes the engine with settings, persistence,
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
+// Each operation of shared/operations.ts names one of its methods, which takes that row's input.
+import type { HostInfo, PushTopic } from "../../shared/contract";
+import type { OperationService } from "../../shared/operations";
 import type {
   Admission,
   BreakerSettings,
@@ -7,30 +10,34 @@ import type {
   ConcurrencyStatusResponse,
   CooldownView,
   HistoryEvent,
-  LeaseOutcome,
   LeasesView,
   LimitView,
   ProviderConfigView,
+  RouteAdmission,
   RouteEntry,
   RouteKey,
-  RouteOutcome,
+  RouteRefusal,
   RoutesView,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
-import type { ProviderConfigPatch } from "../../shared/validate";
 import type { Clock } from "../engine/clock";
-import type { AdmitResult, RouteBreaker } from "../engine/breaker-types";
 import type { ProviderPool, UsageProbe } from "../engine/pool-types";
-import { createRouteBreaker } from "../engine/route-breaker";
 import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
 import { ProviderRegistry } from "./provider-registry";
-import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
-
-export type Topic = "status" | "routes" | "history";
+import { RouteService } from "./route-service";
+import {
+  ServiceError,
+  abandoned,
+  queueTimeout,
+  shuttingDown,
+  unknownLease,
+  unknownProvider,
+} from "./service-error";
+import { SettingsWriter } from "./settings-writer";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -39,6 +46,8 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
   log?: (message: string, state?: unknown) => void;
+  /** Where agents reach this host; known once the servers listen, hence a function. */
+  hostInfo?: () => HostInfo;
 }
 
 export interface AcquireInput {
@@ -46,34 +55,44 @@ export interface AcquireInput {
   agentId?: string;
   waiterId?: string;
   timeoutMs?: number;
+  /** This lease's time-to-live (SPEC §3 `ttlMs`); the host's leaseTtlMs when absent. */
+  ttlMs?: number;
   signal?: AbortSignal;
   /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
   expires?: boolean;
 }
 
-export class HeadroomService {
+/** The input of the operation that calls service method M (its row's parameters and body). */
+type Input<M extends keyof OperationService> = Parameters<OperationService[M]>[0];
+
+export class HeadroomService implements OperationService {
+  readonly clock: Clock;
   private readonly providers: ProviderRegistry;
-  private readonly breaker: RouteBreaker;
+  private readonly routeService: RouteService;
   private readonly history = new HistoryLog();
   private readonly book: LeaseBook;
-  private readonly listeners = new Set<(topic: Topic) => void>();
+  private readonly listeners = new Set<(topic: PushTopic) => void>();
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
 
   constructor(private readonly options: ServiceOptions) {
+    this.clock = options.clock;
     this.leaseTtlMs = options.leaseTtlMs ?? LIMITS.leaseTtlMs.default;
     this.book = new LeaseBook(() => options.clock.now());
     const data = options.store.read();
+    const writer = new SettingsWriter(options.store);
     this.journal = new LeaseJournal(options.store, options.clock, () => this.providers.leasesToKeep());
-    this.breaker = createRouteBreaker({
+    this.routeService = new RouteService({
       clock: options.clock,
       settings: data.routes,
+      writer,
       onChange: () => this.emit("routes"),
       onEvent: (event) => this.record(event),
+      assertOpen: () => this.assertOpen(),
     });
     this.providers = new ProviderRegistry({
-      store: options.store,
+      writer,
       clock: options.clock,
       newId: options.newId,
       ...(options.usageProbe ? { usageProbe: options.usageProbe } : {}),
@@ -89,11 +108,15 @@ export class HeadroomService {
       const provider = this.providers.get(lease.providerId);
       if (!provider) continue;
       this.book.hold(lease.leaseId, lease.providerId);
-      provider.pool.restoreLease(lease, this.leaseTtlMs);
+      provider.pool.restoreLease(lease, lease.ttlMs ?? this.leaseTtlMs);
     }
   }
 
   // ── reading ────────────────────────────────────────────────────────────────
+
+  hostInfo(): HostInfo {
+    return this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+  }
 
   status(): ConcurrencyStatusResponse {
     const providers: ConcurrencyStatusEntry[] = [];
@@ -110,21 +133,22 @@ export class HeadroomService {
     return { limits: this.providers.sorted().map(({ pool }) => ({ providerId: pool.providerId, limit: pool.config().limit })) };
   }
 
-  limit(providerId: string): LimitView {
+  limit({ providerId }: Input<"limit">): LimitView {
     return { providerId, limit: this.providers.require(providerId).pool.config().limit };
   }
 
-  cooldown(providerId: string): CooldownView {
+  cooldown({ providerId }: Input<"cooldown">): CooldownView {
     return { providerId, cooldownMs: this.providers.require(providerId).pool.config().cooldownMs };
   }
 
-  providerConfig(providerId: string): ProviderConfigView {
-    const { pool, upstream, usageGate } = this.providers.require(providerId);
+  providerConfig({ providerId }: Input<"providerConfig">): ProviderConfigView {
+    const { pool, upstream, usageGate, responseTimeoutMs } = this.providers.require(providerId);
     const config = pool.config();
     return {
       providerId,
       limit: config.limit,
       cooldownMs: config.cooldownMs,
+      responseTimeoutMs,
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
     };
@@ -134,12 +158,12 @@ export class HeadroomService {
     return this.providers.has(providerId);
   }
 
-  leases(providerId: string): LeasesView {
+  leases({ providerId }: Input<"leases">): LeasesView {
     return this.providers.require(providerId).pool.leases();
   }
 
   routes(): RoutesView {
-    return { routes: this.breaker.snapshot(), settings: this.breaker.settings() };
+    return this.routeService.view();
   }
 
   historyEvents(): { events: HistoryEvent[] } {
@@ -149,7 +173,7 @@ export class HeadroomService {
   // ── provider settings ──────────────────────────────────────────────────────
 
   /** The only way a provider comes into being (SPEC §3). A manual limit clears any auto-reduction. */
-  setLimit(providerId: string, limit: number): LimitView {
+  setLimit({ providerId, limit }: Input<"setLimit">): LimitView {
     this.assertOpen();
     const existing = this.providers.get(providerId);
     if (existing) {
@@ -168,21 +192,32 @@ export class HeadroomService {
       this.record({ kind: "provider_added", providerId, message: `Provider ${providerId} added with limit ${limit}.` });
       this.emit("status");
     }
-    return this.limit(providerId);
+    return this.limit({ providerId });
   }
 
-  setCooldown(providerId: string, cooldownMs: number): CooldownView {
+  setCooldown({ providerId, cooldownMs }: Input<"setCooldown">): CooldownView {
+    this.assertOpen();
     this.providers.require(providerId).pool.setCooldown(cooldownMs);
-    return this.cooldown(providerId);
+    return this.cooldown({ providerId });
   }
 
-  setProviderConfig(providerId: string, patch: ProviderConfigPatch): ProviderConfigView {
-    this.providers.configure(this.providers.require(providerId), patch);
+  setProviderConfig({ providerId, shared, ...patch }: Input<"setProviderConfig">): ProviderConfigView {
+    this.assertOpen();
+    const provider = this.providers.require(providerId);
+    if (shared === true) {
+      // SPEC §7: sharing needs Redis, which this host does not connect to.
+      throw new ServiceError(
+        "invalid_input",
+        "shared must be false: sharing a provider across machines needs Redis, and HEADROOM_REDIS_URL is not set.",
+      );
+    }
+    this.providers.configure(provider, patch);
     this.emit("status");
-    return this.providerConfig(providerId);
+    return this.providerConfig({ providerId });
   }
 
-  removeProvider(providerId: string): { removed: true } {
+  removeProvider({ providerId }: Input<"removeProvider">): { removed: true } {
+    this.assertOpen();
     const provider = this.providers.require(providerId);
     for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
     this.providers.remove(provider);
@@ -191,13 +226,15 @@ export class HeadroomService {
     return { removed: true };
   }
 
-  resume(providerId: string): ConcurrencyStatusEntry {
+  resume({ providerId }: Input<"resume">): ConcurrencyStatusEntry {
+    this.assertOpen();
     const provider = this.providers.require(providerId);
     provider.pool.resume();
     return this.providers.entryOf(provider);
   }
 
-  dismissNotice(providerId: string): ConcurrencyStatusEntry {
+  dismissNotice({ providerId }: Input<"dismissNotice">): ConcurrencyStatusEntry {
+    this.assertOpen();
     const provider = this.providers.require(providerId);
     provider.pool.dismissNotice();
     return this.providers.entryOf(provider);
@@ -213,7 +250,7 @@ export class HeadroomService {
       ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
-      ...(input.expires === false ? {} : { ttlMs: this.leaseTtlMs }),
+      ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.leaseTtlMs }),
     });
     if (!result.ok) {
       if (result.failure.kind === "timeout") throw queueTimeout(input.providerId, input.timeoutMs ?? 0);
@@ -230,7 +267,10 @@ export class HeadroomService {
     };
   }
 
-  /** The admission could not be handed to the client: the slot returns at once, no cooldown. */
+  /**
+   * The admission could not be handed to the client: the slot returns at once, no cooldown.
+   * Allowed while closing, like every release: a slot is never stranded by shutdown.
+   */
   undelivered(leaseId: string): void {
     const providerId = this.book.providerOf(leaseId);
     if (providerId === undefined) return;
@@ -238,14 +278,16 @@ export class HeadroomService {
     this.book.end(leaseId);
   }
 
-  heartbeat(leaseId: string): { leaseId: string; expiresAt?: number } {
+  heartbeat({ leaseId }: Input<"heartbeat">): { leaseId: string; expiresAt?: number } {
+    this.assertOpen();
     const pool = this.poolOfLease(leaseId);
     const lease = pool?.heartbeat(leaseId);
     if (!lease) throw unknownLease(leaseId);
     return { leaseId, ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }) };
   }
 
-  release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): { released: boolean } {
+  /** Releases are accepted while closing: the slot must come back whatever the host is doing. */
+  release({ leaseId, outcome, retryAfterMs }: Input<"release">): { released: boolean } {
     const pool = this.poolOfLease(leaseId);
     if (pool?.release(leaseId, outcome, retryAfterMs)) {
       this.book.end(leaseId);
@@ -255,9 +297,10 @@ export class HeadroomService {
     throw unknownLease(leaseId);
   }
 
-  releaseByHand(leaseId: string): { released: boolean } {
+  releaseByHand({ leaseId }: Input<"releaseByHand">): { released: boolean } {
+    this.assertOpen();
     const providerId = this.book.providerOf(leaseId);
-    const answer = this.release(leaseId, "failure");
+    const answer = this.release({ leaseId, outcome: "failure" });
     if (answer.released && providerId !== undefined) {
       this.record({
         kind: "lease_released_by_hand",
@@ -268,40 +311,35 @@ export class HeadroomService {
     return answer;
   }
 
-  // ── routes ─────────────────────────────────────────────────────────────────
+  // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
-  routeAdmit(route: RouteKey, runId: string): AdmitResult {
-    return this.breaker.admit(route, runId);
+  routeAdmit(input: Input<"routeAdmit">): RouteAdmission {
+    return this.routeService.admit(input);
   }
 
-  routeBlocked(route: RouteKey) {
-    return this.breaker.blocked(route);
+  routeBlocked(route: RouteKey): RouteRefusal | undefined {
+    return this.routeService.blocked(route);
   }
 
-  routeOutcome(route: RouteKey, runId: string, outcome: RouteOutcome, reason?: string): RouteEntry {
-    return this.breaker.outcome(route, runId, outcome, reason);
+  routeOutcome(input: Input<"routeOutcome">): RouteEntry {
+    return this.routeService.outcome(input);
   }
 
-  routeRelease(route: RouteKey, runId: string): RouteEntry {
-    return this.breaker.release(route, runId);
+  routeRelease(input: Input<"routeRelease">): RouteEntry {
+    return this.routeService.release(input);
   }
 
-  routeReset(route: RouteKey): RouteEntry {
-    return this.breaker.reset(route);
+  routeReset(route: Input<"routeReset">): RouteEntry {
+    return this.routeService.reset(route);
   }
 
-  setRouteSettings(patch: Partial<BreakerSettings>): BreakerSettings {
-    const settings = this.breaker.setSettings(patch);
-    this.options.store.update((draft) => {
-      draft.routes = { ...settings };
-    });
-    this.emit("routes");
-    return settings;
+  setRouteSettings(patch: Input<"setRouteSettings">): BreakerSettings {
+    return this.routeService.setSettings(patch);
   }
 
   // ── lifecycle and change feed ──────────────────────────────────────────────
 
-  subscribe(listener: (topic: Topic) => void): () => void {
+  subscribe(listener: (topic: PushTopic) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -312,7 +350,7 @@ export class HeadroomService {
     this.journal.close();
     this.closed = true;
     this.providers.disposeAll();
-    this.breaker.dispose();
+    this.routeService.dispose();
     this.options.store.close();
     this.listeners.clear();
   }
@@ -324,7 +362,7 @@ export class HeadroomService {
     this.emit("history");
   }
 
-  private emit(topic: Topic): void {
+  private emit(topic: PushTopic): void {
     for (const listener of this.listeners) listener(topic);
   }
 

@@ -1,6 +1,6 @@
 // Who holds a slot and who waits, with a way out for a lease whose agent died holding it.
 import { memo } from "react";
-import type { HeldLeaseView } from "../../shared/types";
+import type { HeldLease as HeldLeaseView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatClock } from "../format";
 import { useAction } from "../hooks/use-action";

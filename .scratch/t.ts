@@ -1,0 +1,17 @@
+import { Value } from "@sinclair/typebox/value";
+import { SettingsFile, AcquireBody, ProviderConfigPatch, BreakerSettingsPatch, RouteRunBody, HeaderMap } from "../shared/schemas";
+import { check } from "../shared/check";
+const raw: any = { schemaVersion: 1, providers: { a: { limit: 4 }, "B": {limit: 1} }, extra: 1 };
+const v = structuredClone(raw); Value.Default(SettingsFile, v); console.log(JSON.stringify(v));
+console.log(check(SettingsFile, v, "settings"));
+const ok = { schemaVersion: 1, providers: { a: { limit: 4, junk: 1 } } }; Value.Default(SettingsFile, ok); console.log(check(SettingsFile, ok), JSON.stringify(Value.Clean(SettingsFile, ok)));
+console.log(check(AcquireBody, { providerId: "a", agentId: "x\u001b[31m" }));
+console.log(check(AcquireBody, { providerId: "a", waiterId: ".." }));
+console.log(check(ProviderConfigPatch, { upstream: "ftp://x" }));
+console.log(check(ProviderConfigPatch, { usageGate: {url:"http://a", pollMs: 10} }));
+console.log(check(ProviderConfigPatch, { usageGate: {url:"http://a", headers: {"A B": "x"}} }));
+console.log(check(BreakerSettingsPatch, {}));
+console.log(check(RouteRunBody, {targetId:"a",runtimeId:"b",modelId:"c"}));
+let deep: any = 1; for (let i=0;i<20000;i++) deep = [deep]; console.log(check(AcquireBody, deep));
+console.log(check(AcquireBody, []));
+console.log(JSON.stringify(SettingsFile).slice(0,300));
