@@ -167,8 +167,8 @@ export type HeldLease = Static<typeof HeldLease>;
 export const StoredLease = object({
   ...HeldLease.properties,
   providerId: ProviderId,
-  /** The lease's own time-to-live (acquire's `ttlMs`), so a restart keeps it. */
-  ttlMs: Type.Optional(integer(LIMITS.ttlMs)),
+  /** The lease's own time-to-live (acquire's `ttlMs`, or the host's), so a restart keeps it. */
+  ttlMs: Type.Optional(Type.Integer({ minimum: 1, allowed: "a positive integer" })),
 });
 export type StoredLease = Static<typeof StoredLease>;
 
