@@ -8,7 +8,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "node", include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"] },
+        test: {
+          name: "node",
+          include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+          // Transformed by vitest, so its top-level `import "electron"` can be stood in
+          // (tests/unit/shell/electron-store-backend.test.ts): no Electron binary here.
+          server: { deps: { inline: ["electron-store"] } },
+        },
       },
       {
         // The window's components against a fake Bridge, in happy-dom (states e2e cannot reach cheaply).
