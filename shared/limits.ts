@@ -7,9 +7,7 @@ export const LIMITS = {
   pollMs: { min: 250, max: 3_600_000, default: 5_000 },
   timeoutMs: { max: 86_400_000 },
   retryAfterMs: { max: 86_400_000 },
-  leaseTtlMs: { default: 120_000 },
-  /** A lease's own time-to-live asked for at acquire (SPEC §3). */
-  ttlMs: { min: 5_000, max: 3_600_000 },
+  leaseTtlMs: { min: 5_000, max: 3_600_000, default: 120_000 },
   responseTimeoutMs: { min: 1_000, max: 3_600_000, default: 300_000 },
 } as const;
 

@@ -128,7 +128,7 @@ export const AcquireBody = object({
   agentId: Type.Optional(AgentId),
   waiterId: Type.Optional(TokenId),
   timeoutMs: Type.Optional(integer({ min: 0, max: LIMITS.timeoutMs.max })),
-  ttlMs: Type.Optional(integer(LIMITS.ttlMs)),
+  ttlMs: Type.Optional(integer(LIMITS.leaseTtlMs)),
 });
 export type AcquireRequest = Static<typeof AcquireBody>;
 
