@@ -69,8 +69,16 @@ export function check<S extends TSchema>(schema: S, value: unknown, root = "body
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     return { ok: false, field: root, message: `${root} must not nest deeper than ${MAX_JSON_DEPTH} levels` };
   }
-  // Only known keys go on: a checked value is a fresh copy without what the schema does not name.
-  if (Value.Check(schema, value)) return { ok: true, value: Value.Clean(schema, structuredClone(value)) as Static<S> };
+  // Checked as it came (a record's bad key is an error, not something to drop), then again
+  // with only the keys the schema names, which is what goes on: so `{ "foo": 1 }` cannot pass
+  // for "sets threshold, cooldownMs or both".
+  if (!Value.Check(schema, value)) return refusal(schema, value, root);
+  const known = Value.Clean(schema, structuredClone(value));
+  if (!Value.Check(schema, known)) return refusal(schema, known, root);
+  return { ok: true, value: known as Static<S> };
+}
+
+function refusal(schema: TSchema, value: unknown, root: string): { ok: false; field: string; message: string } {
   const error = Value.Errors(schema, value).First();
   if (!error) return { ok: false, field: root, message: `${root} is not valid` };
   const first = mostSpecific(error);

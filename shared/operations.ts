@@ -173,8 +173,3 @@ export function operationOf<C extends WindowChannel>(channel: C): OperationOf<C>
 export function pathOf(template: string, input: Record<string, unknown>): string {
   return template.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(input[name])));
 }
-
-/** The names of a row's path parameters, in order. */
-export function paramNames(row: OperationRow): string[] {
-  return row.params ? Object.keys(row.params.properties) : [];
-}
