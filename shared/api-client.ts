@@ -2,7 +2,7 @@
 // the tests, so no transport hand-rolls requests. Every operation of the table is callable as
 // `invoke(name, input)`: method, path and body come from its row. Runs wherever `fetch` exists.
 import type { Admission, ErrorCode, LeaseOutcome, RouteKey, RouteOutcome } from "./types";
-import { operations, pathOf, type ArgsOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
+import { keysOutsideBody, operations, pathOf, type ArgsOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
 import type { AcquireRequest, BreakerSettings, ProviderConfigPatch } from "./schemas";
 
 export class ApiError extends Error {
@@ -58,10 +58,9 @@ export function createApiClient(options: ApiClientOptions) {
   function invoke<N extends OperationName>(name: N, ...args: ArgsOf<N>): Promise<ResultOf<N>> {
     const row: OperationRow = operations[name];
     const input: Record<string, unknown> = { ...args[0] };
-    const [method, template] = row.http;
-    for (const param of row.params ? Object.keys(row.params.properties) : []) delete input[param];
+    for (const key of keysOutsideBody(row)) delete input[key];
     const body = row.body ? input : undefined;
-    return call<ResultOf<N>>(method, pathOf(template, { ...args[0] }), body, undefined, row.answeredWith);
+    return call<ResultOf<N>>(row.http[0], pathOf(row, { ...args[0] }), body, undefined, row.answeredWith);
   }
 
   // Shorthands for the CLI and the tests; each is the table's operation under its own name.

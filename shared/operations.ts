@@ -42,6 +42,8 @@ const returns = <T>(): Returns<T> => ({});
 export interface OperationRow {
   readonly http: readonly [HttpMethod, string];
   readonly params?: TObject;
+  /** Query parameters (`?minutes=5`): text over HTTP, converted to the schema's types first. */
+  readonly query?: TObject;
   readonly body?: TSchema;
   readonly returns: Returns<unknown>;
   /** The service method it calls, with the parameters and the body merged into one input. */
@@ -124,11 +126,12 @@ export type Operations = typeof operations;
 export type OperationName = keyof Operations;
 
 type ParamsOf<R> = R extends { params: infer P extends TSchema } ? Static<P> : unknown;
+type QueryOf<R> = R extends { query: infer Q extends TSchema } ? Static<Q> : unknown;
 type BodyOf<R> = R extends { body: infer B extends TSchema } ? Static<B> : unknown;
 type Merge<T> = { [K in keyof T]: T[K] };
 
-/** One object: the path parameters and the body together (`{ providerId, limit }`). */
-export type InputOf<N extends OperationName> = Merge<ParamsOf<Operations[N]> & BodyOf<Operations[N]>>;
+/** One object: the path parameters, the query and the body together (`{ providerId, limit }`). */
+export type InputOf<N extends OperationName> = Merge<ParamsOf<Operations[N]> & QueryOf<Operations[N]> & BodyOf<Operations[N]>>;
 export type ResultOf<N extends OperationName> = Operations[N]["returns"] extends Returns<infer T> ? T : never;
 
 /** Arguments of a call: none when the operation takes no input. */
@@ -169,7 +172,18 @@ export function operationOf<C extends WindowChannel>(channel: C): OperationOf<C>
   return operationByChannel.get(channel) as OperationOf<C>;
 }
 
-/** Fills `:name` segments of a row's path from its input. */
-export function pathOf(template: string, input: Record<string, unknown>): string {
-  return template.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(input[name])));
+/** A row's path with its `:name` segments filled and its query appended, from its input. */
+export function pathOf(row: OperationRow, input: Record<string, unknown>): string {
+  const path = row.http[1].replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(input[name])));
+  const query = new URLSearchParams();
+  for (const name of row.query ? Object.keys(row.query.properties) : []) {
+    if (input[name] !== undefined) query.set(name, String(input[name]));
+  }
+  const text = query.toString();
+  return text === "" ? path : `${path}?${text}`;
+}
+
+/** The input keys that are not the body: path parameters and query parameters. */
+export function keysOutsideBody(row: OperationRow): string[] {
+  return [row.params, row.query].flatMap((schema) => (schema ? Object.keys(schema.properties) : []));
 }

@@ -14,6 +14,7 @@ import { openEventStream } from "./event-stream";
 export interface RouteContext {
   service: HeadroomService;
   params: Record<string, string>;
+  query: Record<string, string>;
   req: IncomingMessage;
   res: ServerResponse;
   body: () => Promise<unknown>;
@@ -44,7 +45,7 @@ function operationRoute(name: OperationName): ApiRoute {
     pattern,
     handler: async (c) => {
       const body = "body" in row ? await c.body() : undefined;
-      const result = runOperation(c.service, name, { params: c.params, body });
+      const result = runOperation(c.service, name, { params: c.params, query: c.query, body });
       if (!("statusOf" in row)) return result;
       const status = row.statusOf(result as never);
       return status === 200 ? result : new StatusReply(status, result);

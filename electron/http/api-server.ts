@@ -125,6 +125,7 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
   const result = await chosen.route.handler({
     service,
     params: chosen.params,
+    query: Object.fromEntries(url.searchParams),
     req,
     res,
     body: () => readJsonBody(req),
