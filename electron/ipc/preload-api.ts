@@ -1,10 +1,9 @@
 // The pure half of the preload: builds `window.headroom` from the operations table, given a way
 // to invoke a channel and to listen on one. The preload passes ipcRenderer-backed functions;
 // tests pass fakes. Nothing here can hand the page a raw ipcRenderer or an IPC event, and only
-// the table's whitelisted channels (rows with `window`) are reachable.
+// the table's whitelisted channels (rows with `window`, spelled out in PRELOAD_CHANNELS) are reachable.
 import { PUSH_TOPICS, type InvokeChannel, type PushTopic } from "../../shared/contract";
-import { pushChannel, type DesktopApi, type DesktopCalls } from "../../shared/desktop-api";
-import { INVOKE_CHANNELS } from "../../shared/operations";
+import { PRELOAD_CHANNELS, pushChannel, type DesktopApi, type DesktopCalls } from "../../shared/desktop-api";
 
 export interface PreloadTransport {
   invoke(channel: InvokeChannel, request: unknown): Promise<unknown>;
@@ -37,7 +36,7 @@ const isTopic = (topic: unknown): topic is PushTopic => (PUSH_TOPICS as readonly
 
 export function buildDesktopApi(transport: PreloadTransport): DesktopApi {
   const call = Object.freeze(
-    Object.fromEntries(INVOKE_CHANNELS.map((channel) => [channel, (request?: unknown) => transport.invoke(channel, request)])),
+    Object.fromEntries(PRELOAD_CHANNELS.map((channel) => [channel, (request?: unknown) => transport.invoke(channel, request)])),
     // What crosses back is the main process's Result for that channel (ipc/register-channels.ts).
   ) as DesktopCalls;
   return Object.freeze({

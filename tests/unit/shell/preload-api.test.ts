@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, test } from "vitest";
 import { PUSH_TOPICS } from "../../../shared/contract";
-import { pushChannel } from "../../../shared/desktop-api";
+import { PRELOAD_CHANNELS, pushChannel } from "../../../shared/desktop-api";
 import { INVOKE_CHANNELS, OPERATION_NAMES, operations } from "../../../shared/operations";
 import { buildDesktopApi, ipcTransport, type IpcRendererLike } from "../../../electron/ipc/preload-api";
 
@@ -29,6 +29,10 @@ describe("window.headroom", () => {
     expect(Object.values(api.call).every((member) => typeof member === "function")).toBe(true);
     expect(Object.isFrozen(api)).toBe(true);
     expect(Object.isFrozen(api.call)).toBe(true);
+  });
+
+  test("the preload's spelled-out whitelist is exactly the table's window channels", () => {
+    expect([...PRELOAD_CHANNELS].sort()).toEqual([...INVOKE_CHANNELS].sort());
   });
 
   test("operations without a window channel (the agents' lease and route calls) are not exposed", () => {
