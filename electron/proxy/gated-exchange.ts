@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteKey, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
-import { openExchange, type ExchangeStart } from "../service/exchange-gate";
+import { openExchange, type ClientWatch, type ExchangeStart } from "../service/exchange-gate";
 import { ServiceError } from "../service/service-error";
 import { forward, type Upstreams } from "./forward";
 import { agentOf } from "./forward-headers";
@@ -65,11 +65,6 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return;
   }
 
-  // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
-  const leaving = new AbortController();
-  const onLeave = () => leaving.abort();
-  res.once("close", onLeave);
-  if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
   let start: ExchangeStart;
   try {
     const agentId = agentOf(req);
@@ -77,7 +72,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       providerId,
       modelId: modelOf(body),
       ...(agentId === undefined ? {} : { agentId }),
-      signal: leaving.signal,
+      watchClient: () => watchClient(req, res),
     });
   } catch (error) {
     if (error instanceof ServiceError && error.code === "unknown_provider") {
@@ -89,8 +84,6 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       return;
     }
     throw error;
-  } finally {
-    res.off("close", onLeave);
   }
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
@@ -110,4 +103,13 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       reject(error);
     }
   });
+}
+
+/** A client that hangs up while queued leaves the queue (the pool drops aborted waiters). */
+function watchClient(req: IncomingMessage, res: ServerResponse): ClientWatch {
+  const leaving = new AbortController();
+  const onLeave = () => leaving.abort();
+  res.once("close", onLeave);
+  if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
+  return { signal: leaving.signal, stop: () => res.off("close", onLeave) };
 }

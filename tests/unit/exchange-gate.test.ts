@@ -29,7 +29,7 @@ afterEach(() => {
 
 const route = { targetId: "anthropic", runtimeId: "http", modelId: "claude" };
 const open = (signal = new AbortController().signal) =>
-  openExchange(service, { providerId: "anthropic", modelId: "claude", signal }, () => `run-${++ids}`);
+  openExchange(service, { providerId: "anthropic", modelId: "claude", watchClient: () => ({ signal, stop: () => undefined }) }, () => `run-${++ids}`);
 
 function admitted(start: ExchangeStart): AdmittedExchange {
   if (start.kind !== "admitted") throw new Error(`expected an admission, got ${start.kind}`);
