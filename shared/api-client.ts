@@ -95,6 +95,7 @@ export function createApiClient(options: ApiClientOptions) {
     routeRelease: (route: RouteKey, runId: string) => invoke("routeRelease", { ...route, runId }),
     routeReset: (route: RouteKey) => invoke("routeReset", route),
     history: () => invoke("history"),
+    series: (minutes?: number) => invoke("series", minutes === undefined ? {} : { minutes }),
   };
 }
 

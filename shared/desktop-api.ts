@@ -25,6 +25,7 @@ export const PRELOAD_CHANNELS = [
   "routes:settings",
   "route:reset",
   "history:get",
+  "series:get",
 ] as const satisfies readonly InvokeChannel[];
 type NotInPreload = Exclude<InvokeChannel, (typeof PRELOAD_CHANNELS)[number]>;
 const preloadIsComplete: [NotInPreload] extends [never] ? true : NotInPreload = true;

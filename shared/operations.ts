@@ -15,6 +15,7 @@ import {
   RouteKey,
   RouteOutcomeBody,
   RouteRunBody,
+  SeriesQuery,
 } from "./schemas";
 import type { HostInfo } from "./contract";
 import type {
@@ -29,6 +30,7 @@ import type {
   RouteAdmission,
   RouteEntry,
   RoutesView,
+  SeriesResponse,
 } from "./types";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE";
@@ -120,6 +122,7 @@ export const operations = {
   routeRelease: { http: ["POST", "/routes/release"], body: RouteRunBody, returns: returns<RouteEntry>(), service: "routeRelease" },
   routeReset: { http: ["POST", "/routes/reset"], body: RouteKey, returns: returns<RouteEntry>(), service: "routeReset", window: "route:reset" },
   history: { http: ["GET", "/history"], returns: returns<{ events: HistoryEvent[] }>(), service: "historyEvents", window: "history:get" },
+  series: { http: ["GET", "/series"], query: SeriesQuery, returns: returns<SeriesResponse>(), service: "series", window: "series:get" },
 } as const satisfies Record<string, OperationRow>;
 
 export type Operations = typeof operations;

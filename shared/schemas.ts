@@ -102,6 +102,10 @@ export type RouteKey = Static<typeof RouteKey>;
 export const ProviderParams = object({ providerId: ProviderId });
 export const LeaseParams = object({ leaseId: TokenId });
 
+// ── query parameters ────────────────────────────────────────────────────────
+
+export const SeriesQuery = object({ minutes: Type.Optional(integer(LIMITS.seriesMinutes)) });
+
 // ── request bodies ──────────────────────────────────────────────────────────
 
 export const LimitBody = object({ limit: Limit });

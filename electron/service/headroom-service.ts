@@ -18,6 +18,7 @@ import type {
   RouteKey,
   RouteRefusal,
   RoutesView,
+  SeriesResponse,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
@@ -38,6 +39,7 @@ import {
   unknownLease,
   unknownProvider,
 } from "./service-error";
+import { SeriesSampler } from "./series-sampler";
 import { SettingsWriter } from "./settings-writer";
 
 export interface ServiceOptions {
@@ -76,6 +78,7 @@ export class HeadroomService implements OperationService {
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
+  private readonly sampler: SeriesSampler;
   private readonly meter: ServiceMetrics;
 
   constructor(private readonly options: ServiceOptions) {
@@ -121,12 +124,19 @@ export class HeadroomService implements OperationService {
       this.book.hold(lease.leaseId, lease.providerId);
       provider.pool.restoreLease(lease, lease.ttlMs ?? this.leaseTtlMs);
     }
+    this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
+    this.sampler.start();
   }
 
   // ── reading ────────────────────────────────────────────────────────────────
 
   hostInfo(): HostInfo {
     return this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+  }
+
+  /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
+  series({ minutes }: Input<"series">): SeriesResponse {
+    return this.sampler.read(minutes ?? LIMITS.seriesMinutes.default);
   }
 
   status(): ConcurrencyStatusResponse {
@@ -367,6 +377,7 @@ export class HeadroomService implements OperationService {
   close(): void {
     if (this.closed) return;
     this.journal.close();
+    this.sampler.stop();
     this.closed = true;
     this.providers.disposeAll();
     this.routeService.dispose();
