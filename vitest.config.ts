@@ -14,6 +14,7 @@ export default defineConfig({
           // Transformed by vitest, so its top-level `import "electron"` can be stood in
           // (tests/unit/shell/electron-store-backend.test.ts): no Electron binary here.
           server: { deps: { inline: ["electron-store"] } },
+          globalSetup: ["tests/support/build-cli.ts"],
         },
       },
       {

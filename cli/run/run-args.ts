@@ -12,6 +12,8 @@ export interface RunOptions {
   command: [string, ...string[]];
 }
 
+export const RUN_LEASE_TTL_MS = 15_000;
+
 const EXAMPLE = "e.g. headroom run --provider anthropic -- claude";
 const FLAG_OF: Record<string, string> = { agentId: "--agent", timeoutMs: "--timeout" };
 
@@ -45,6 +47,9 @@ export function parseRunArgs(argv: string[]): RunOptions {
     providerId: providerIdArg(values.provider, "run"),
     agentId: values.agent ?? basename(program),
     waiterId: randomUUID(),
+    // Short, with a heartbeat every third of it (heartbeat.ts): a wrapper killed with SIGKILL
+    // gives its slot back within seconds, not the host's 120 s default (SPEC §3).
+    ttlMs: RUN_LEASE_TTL_MS,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
   if (!checked.ok) throw new UsageError(`${FLAG_OF[checked.field] ?? checked.field}: ${checked.message}`, "run");

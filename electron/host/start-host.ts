@@ -10,6 +10,7 @@ import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
+import { checkDataDir } from "./data-dir";
 import { acquireHostLock } from "./host-lock";
 
 export interface HostOptions {
@@ -40,10 +41,24 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-export class HostStartError extends Error {}
+/** EX_CONFIG (sysexits.h): the data folder cannot be used as configured (SPEC §5). */
+export const EXIT_DATA_DIR_UNUSABLE = 78;
+
+/** Start-up refused for a reason the message states in full: print it, no stack. */
+export class HostStartError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = "HostStartError";
+  }
+}
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const env = options.env ?? process.env;
+  const unusable = checkDataDir(options.dataDir);
+  if (unusable) throw new HostStartError(unusable, EXIT_DATA_DIR_UNUSABLE);
   const lock = acquireHostLock(options.dataDir, { kind: options.kind });
   if ("refused" in lock) throw new HostStartError(lock.refused);
 

@@ -3,7 +3,7 @@
 // gates generation requests and passes everything else straight through.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { HeadroomService } from "../service/headroom-service";
-import { isLoopbackHost } from "../http/loopback";
+import { isLoopbackHost } from "../host/loopback";
 import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
 import { gatedExchange } from "./gated-exchange";

@@ -98,10 +98,9 @@ test("an unreachable upstream answers 502, counts a route failure, and frees the
 
 test("an upstream silent past the idle timeout answers 504 and counts a route failure", async () => {
   h = await startProxyHarness({ limit: 1, fake: { firstByteDelayMs: 1_000 }, host: { proxyUpstreamIdleMs: 200 } });
-  const started = Date.now();
   const answer = await post(`${h.base}/v1/messages`, message);
+  // Cut by the idle timeout, not answered late: the fake's first byte would have been a 200.
   expect(answer.status).toBe(504);
-  expect(Date.now() - started).toBeLessThan(900);
   expect(answer.headers.get("x-headroom-error")).toBe("upstream_timeout");
   expect((await h.client.routes()).routes[0]).toMatchObject({ state: "open", reason: expect.stringContaining("no bytes") });
   await eventually(async () => expect((await h!.client.status()).providers[0]).toMatchObject({ active: 0 }));
