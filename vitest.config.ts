@@ -11,6 +11,9 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+          // Transformed by vitest, so its top-level `import "electron"` can be stood in
+          // (tests/unit/shell/electron-store-backend.test.ts): no Electron binary here.
+          server: { deps: { inline: ["electron-store"] } },
           globalSetup: ["tests/support/build-cli.ts"],
         },
       },

@@ -38,9 +38,9 @@ async function main(): Promise<void> {
   if (mode === "host" && arg) {
     const dataDir = mkdtempSync(join(tmpdir(), "headroom-bench-"));
     const host = await startHost({ kind: "serve", version: "bench", dataDir, port: 0, proxyPort: 0, env: {} });
-    host.service.setLimit("bench", 10_000);
-    host.service.setCooldown("bench", 0);
-    host.service.setProviderConfig("bench", { upstream: arg });
+    host.service.setLimit({ providerId: "bench", limit: 10_000 });
+    host.service.setCooldown({ providerId: "bench", cooldownMs: 0 });
+    host.service.setProviderConfig({ providerId: "bench", upstream: arg });
     process.stdout.write(`${host.proxyUrl}/bench\n`);
     process.once("SIGTERM", () =>
       void host.stop().then(() => {

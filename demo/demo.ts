@@ -72,9 +72,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     throw error;
   }
   const { service } = host;
-  service.setLimit(DEMO_PROVIDER, START_LIMIT); // by hand: also clears a reduction left from an earlier run
-  service.setCooldown(DEMO_PROVIDER, 350);
-  service.setProviderConfig(DEMO_PROVIDER, { upstream: fake.url, usageGate: null });
+  service.setLimit({ providerId: DEMO_PROVIDER, limit: START_LIMIT }); // by hand: also clears a reduction left from an earlier run
+  service.setCooldown({ providerId: DEMO_PROVIDER, cooldownMs: 350 });
+  service.setProviderConfig({ providerId: DEMO_PROVIDER, upstream: fake.url, usageGate: null });
   service.setRouteSettings({ threshold: 1, cooldownMs: ROUTE_COOLDOWN_MS });
 
   const proxyUrl = host.proxyUrl!;

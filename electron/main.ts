@@ -2,7 +2,6 @@
 // paths, single instance, security, the host, the window, IPC, pushes, tray and notifications.
 // Everything below `electron/shell` and `electron/ipc` is the only code that touches Electron.
 import { app, ipcMain, session, shell } from "electron";
-import { systemClock } from "./engine/clock";
 import { createChannelTable } from "./ipc/channel-table";
 import { registerChannels } from "./ipc/register-channels";
 import { snapshotOf, startSnapshotFeed } from "./service/snapshot-feed";
@@ -46,12 +45,7 @@ async function main(): Promise<void> {
   quitOnSignals(app);
 
   // 5. The window's calls, checked for sender and arguments, answered by the service.
-  const hostInfo = {
-    apiUrl: `http://127.0.0.1:${host.port}`,
-    ...(host.proxyUrl === undefined ? {} : { proxyUrl: host.proxyUrl }),
-    version,
-  };
-  const table = createChannelTable(host.service, () => hostInfo);
+  const table = createChannelTable(host.service);
   registerChannels({ ipcMain, table, mainFrame: () => windows.mainFrame(), appUrl: paths.appUrl, log });
 
   // 6. Tray and notifications, fed with the window's own pushes.
@@ -62,7 +56,7 @@ async function main(): Promise<void> {
     alerts.observe(delivery); // the baseline: what was already true at start is not news
     if (delivery.topic === "status") tray.update(delivery.snapshot);
   }
-  const stopFeed = startSnapshotFeed(host.service, systemClock, (delivery) => {
+  const stopFeed = startSnapshotFeed(host.service, host.service.clock, (delivery) => {
     windows.push(delivery);
     if (delivery.topic === "status") tray.update(delivery.snapshot);
     for (const alert of alerts.observe(delivery)) notify(alert);

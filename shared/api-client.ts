@@ -1,26 +1,9 @@
 // The one typed client of the loopback API (SPEC §3), used by the CLI, the browser window and
-// the tests, so no transport hand-rolls requests. Runs wherever `fetch` exists.
-import type {
-  Admission,
-  BreakerSettings,
-  ConcurrencyStatusEntry,
-  ConcurrencyStatusResponse,
-  CooldownView,
-  ErrorCode,
-  HistoryEvent,
-  LeaseOutcome,
-  LeasesView,
-  LimitView,
-  ProviderConfigView,
-  RouteEntry,
-  RouteKey,
-  RouteOutcome,
-  RouteRefusal,
-  RoutesView,
-  SeriesResponse,
-} from "./types";
-import type { HostInfo } from "./contract";
-import type { AcquireRequest, ProviderConfigPatch } from "./validate";
+// the tests, so no transport hand-rolls requests. Every operation of the table is callable as
+// `invoke(name, input)`: method, path and body come from its row. Runs wherever `fetch` exists.
+import type { Admission, ErrorCode, LeaseOutcome, RouteKey, RouteOutcome } from "./types";
+import { keysOutsideBody, operations, pathOf, type ArgsOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
+import type { AcquireRequest, BreakerSettings, ProviderConfigPatch } from "./schemas";
 
 export class ApiError extends Error {
   constructor(
@@ -39,13 +22,11 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-const seg = encodeURIComponent;
-
 export function createApiClient(options: ApiClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
 
-  async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, accept: number[] = []): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, accept: readonly number[] = []): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
@@ -73,44 +54,48 @@ export function createApiClient(options: ApiClientOptions) {
     throw new ApiError(response.status, error?.code ?? "internal", error?.message ?? `HTTP ${response.status}`);
   }
 
+  /** Any operation of the table: the row's path parameters fill its path, the rest is its body. */
+  function invoke<N extends OperationName>(name: N, ...args: ArgsOf<N>): Promise<ResultOf<N>> {
+    const row: OperationRow = operations[name];
+    const input: Record<string, unknown> = { ...args[0] };
+    for (const key of keysOutsideBody(row)) delete input[key];
+    const body = row.body ? input : undefined;
+    return call<ResultOf<N>>(row.http[0], pathOf(row, { ...args[0] }), body, undefined, row.answeredWith);
+  }
+
+  // Shorthands for the CLI and the tests; each is the table's operation under its own name.
   return {
     baseUrl: base,
+    invoke,
     health: () => call<{ ok: true; version: string }>("GET", "/health"),
-    hostInfo: () => call<HostInfo>("GET", "/host/info"),
-    status: () => call<ConcurrencyStatusResponse>("GET", "/concurrency/status"),
-    limits: () => call<{ limits: LimitView[] }>("GET", "/concurrency/limits"),
-    limit: (id: string) => call<LimitView>("GET", `/concurrency/limits/${seg(id)}`),
-    setLimit: (id: string, limit: number) => call<LimitView>("PUT", `/concurrency/limits/${seg(id)}`, { limit }),
-    cooldown: (id: string) => call<CooldownView>("GET", `/concurrency/cooldown/${seg(id)}`),
-    setCooldown: (id: string, cooldownMs: number) =>
-      call<CooldownView>("PUT", `/concurrency/cooldown/${seg(id)}`, { cooldownMs }),
-    provider: (id: string) => call<ProviderConfigView>("GET", `/concurrency/providers/${seg(id)}`),
-    setProvider: (id: string, patch: ProviderConfigPatch) =>
-      call<ProviderConfigView>("PUT", `/concurrency/providers/${seg(id)}`, patch),
-    removeProvider: (id: string) => call<{ removed: true }>("DELETE", `/concurrency/providers/${seg(id)}`),
-    leases: (id: string) => call<LeasesView>("GET", `/concurrency/providers/${seg(id)}/leases`),
-    resume: (id: string) => call<ConcurrencyStatusEntry>("POST", `/concurrency/providers/${seg(id)}/resume`),
-    dismissNotice: (id: string) => call<ConcurrencyStatusEntry>("POST", `/concurrency/notice/${seg(id)}/dismiss`),
-    acquire: (request: AcquireRequest, signal?: AbortSignal) =>
-      call<Admission>("POST", "/concurrency/acquire", request, signal),
-    heartbeat: (leaseId: string) =>
-      call<{ leaseId: string; expiresAt?: number }>("POST", `/concurrency/leases/${seg(leaseId)}/heartbeat`),
+    /** A long poll (SPEC §3), not a row of the table: it may wait for as long as it is let. */
+    acquire: (request: AcquireRequest, signal?: AbortSignal) => call<Admission>("POST", "/concurrency/acquire", request, signal),
+    hostInfo: () => invoke("hostInfo"),
+    status: () => invoke("status"),
+    limits: () => invoke("limits"),
+    limit: (providerId: string) => invoke("limit", { providerId }),
+    setLimit: (providerId: string, limit: number) => invoke("setLimit", { providerId, limit }),
+    cooldown: (providerId: string) => invoke("cooldown", { providerId }),
+    setCooldown: (providerId: string, cooldownMs: number) => invoke("setCooldown", { providerId, cooldownMs }),
+    provider: (providerId: string) => invoke("provider", { providerId }),
+    setProvider: (providerId: string, patch: ProviderConfigPatch) => invoke("setProvider", { providerId, ...patch }),
+    removeProvider: (providerId: string) => invoke("removeProvider", { providerId }),
+    leases: (providerId: string) => invoke("leases", { providerId }),
+    resume: (providerId: string) => invoke("resume", { providerId }),
+    dismissNotice: (providerId: string) => invoke("dismissNotice", { providerId }),
+    heartbeat: (leaseId: string) => invoke("heartbeat", { leaseId }),
     release: (leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number) =>
-      call<{ released: boolean }>("POST", `/concurrency/leases/${seg(leaseId)}/release`, {
-        outcome,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      }),
-    releaseByHand: (leaseId: string) => call<{ released: boolean }>("DELETE", `/concurrency/leases/${seg(leaseId)}`),
-    routes: () => call<RoutesView>("GET", "/routes"),
-    setRouteSettings: (patch: Partial<BreakerSettings>) => call<BreakerSettings>("PUT", "/routes/settings", patch),
-    routeAdmit: (route: RouteKey, runId: string) =>
-      call<{ admitted: true } | { admitted: false; block: RouteRefusal }>("POST", "/routes/admit", { ...route, runId }, undefined, [409]),
+      invoke("release", { leaseId, outcome, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),
+    releaseByHand: (leaseId: string) => invoke("releaseByHand", { leaseId }),
+    routes: () => invoke("routes"),
+    setRouteSettings: (patch: Partial<BreakerSettings>) => invoke("setRouteSettings", patch),
+    routeAdmit: (route: RouteKey, runId: string) => invoke("routeAdmit", { ...route, runId }),
     routeOutcome: (route: RouteKey, runId: string, outcome: RouteOutcome, reason?: string) =>
-      call<RouteEntry>("POST", "/routes/outcome", { ...route, runId, outcome, ...(reason === undefined ? {} : { reason }) }),
-    routeRelease: (route: RouteKey, runId: string) => call<RouteEntry>("POST", "/routes/release", { ...route, runId }),
-    routeReset: (route: RouteKey) => call<RouteEntry>("POST", "/routes/reset", route),
-    history: () => call<{ events: HistoryEvent[] }>("GET", "/history"),
-    series: (minutes?: number) => call<SeriesResponse>("GET", minutes === undefined ? "/series" : `/series?minutes=${minutes}`),
+      invoke("routeOutcome", { ...route, runId, outcome, ...(reason === undefined ? {} : { reason }) }),
+    routeRelease: (route: RouteKey, runId: string) => invoke("routeRelease", { ...route, runId }),
+    routeReset: (route: RouteKey) => invoke("routeReset", route),
+    history: () => invoke("history"),
+    series: (minutes?: number) => invoke("series", minutes === undefined ? {} : { minutes }),
   };
 }
 

@@ -1,13 +1,15 @@
-// The wire types of SPEC §1–3. Every transport (HTTP, IPC, CLI, proxy) speaks these.
+// The wire types of SPEC §1–3. Every transport (HTTP, IPC, CLI, proxy) speaks these. Types of
+// inputs and settings come from their schemas (shared/schemas.ts); answers are declared here.
+import type { BreakerSettings, HeldLease, RouteKey, UsageGateConfig } from "./schemas";
 
-export type LeaseOutcome = "success" | "failure" | "rate_limited" | "abandoned";
-export type RouteOutcome = "success" | "failure" | "neutral";
-
-export interface UsageGateConfig {
-  url: string;
-  pollMs: number;
-  headers?: Record<string, string>;
-}
+export type {
+  BreakerSettings,
+  HeldLease,
+  LeaseOutcome,
+  RouteKey,
+  RouteOutcome,
+  UsageGateConfig,
+} from "./schemas";
 
 export interface UsageGateReading {
   ok: boolean;
@@ -74,17 +76,9 @@ export interface ProviderConfigView {
   providerId: string;
   limit: number;
   cooldownMs: number;
+  responseTimeoutMs: number;
   upstream?: string;
   usageGate?: UsageGateConfig;
-  /** SPEC §1: the proxy's wait for response headers and the longest silence in a stream (default 300000). */
-  responseTimeoutMs?: number;
-}
-
-export interface HeldLeaseView {
-  leaseId: string;
-  agentId?: string;
-  admittedAt: number;
-  expiresAt?: number;
 }
 
 export interface WaitingView {
@@ -95,7 +89,7 @@ export interface WaitingView {
 }
 
 export interface LeasesView {
-  held: HeldLeaseView[];
+  held: HeldLease[];
   waiting: WaitingView[];
 }
 
@@ -104,12 +98,6 @@ export interface Admission {
   providerId: string;
   admittedAt: number;
   expiresAt?: number;
-}
-
-export interface RouteKey {
-  targetId: string;
-  runtimeId: string;
-  modelId: string;
 }
 
 export type RouteState = "closed" | "open" | "half-open";
@@ -127,10 +115,7 @@ export type RouteRefusal =
   | { kind: "open"; remainingMs: number; reason: string }
   | { kind: "probing"; reason: string };
 
-export interface BreakerSettings {
-  threshold: number;
-  cooldownMs: number;
-}
+export type RouteAdmission = { admitted: true } | { admitted: false; block: RouteRefusal };
 
 export interface RoutesView {
   routes: RouteEntry[];

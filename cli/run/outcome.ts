@@ -1,6 +1,6 @@
 // How a finished command is reported to Headroom (SPEC §6), with the engine's narrow
 // marker and Retry-After reader, so the CLI and the host agree on what a rate limit is.
-import { findRetryAfterInText, isRateLimitMarker } from "../../electron/engine/rate-limit-classifier";
+import { findRetryAfterInText, isRateLimitMarker } from "../../shared/rate-limit-classifier";
 import { LIMITS } from "../../shared/limits";
 import type { LeaseOutcome } from "../../shared/types";
 

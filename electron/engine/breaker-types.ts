@@ -5,6 +5,7 @@ import type {
   RouteEntry,
   RouteKey,
   RouteOutcome,
+  RouteAdmission,
   RouteRefusal,
 } from "../../shared/types";
 import type { Clock } from "./clock";
@@ -20,7 +21,7 @@ export interface BreakerDeps {
   maxRoutes?: number;
 }
 
-export type AdmitResult = { admitted: true } | { admitted: false; block: RouteRefusal };
+export type AdmitResult = RouteAdmission;
 
 export interface RouteBreaker {
   admit(route: RouteKey, runId: string): AdmitResult;

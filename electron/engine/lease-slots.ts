@@ -92,11 +92,13 @@ export class LeaseSlots {
   persisted(): PersistedLease[] {
     const out: PersistedLease[] = [];
     for (const lease of this.leases.values()) {
+      const ttlMs = this.expiries.get(lease.leaseId)?.ttlMs;
       out.push({
         leaseId: lease.leaseId,
         ...(lease.agentId === undefined ? {} : { agentId: lease.agentId }),
         admittedAt: lease.admittedAt,
         ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }),
+        ...(ttlMs === undefined ? {} : { ttlMs }),
       });
     }
     return out;

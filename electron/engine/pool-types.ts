@@ -1,7 +1,7 @@
 // The engine's view of one provider: the contract between the pure pool and the service.
 import type {
   ConcurrencyStatusEntry,
-  HeldLeaseView,
+  HeldLease,
   HistoryEvent,
   LeaseOutcome,
   UpstreamLimits,
@@ -70,11 +70,9 @@ export type AcquireFailure =
 
 export type AcquireResult = { ok: true; lease: Lease } | { ok: false; failure: AcquireFailure };
 
-export interface PersistedLease {
-  leaseId: string;
-  agentId?: string;
-  admittedAt: number;
-  expiresAt?: number;
+/** A held lease as a restart needs it: the wire view plus its own time-to-live. */
+export interface PersistedLease extends HeldLease {
+  ttlMs?: number;
 }
 
 export interface ProviderPool {
@@ -105,7 +103,7 @@ export interface ProviderPool {
   config(): PoolConfig;
   status(): ConcurrencyStatusEntry;
   usageReading(): UsageGateReading | undefined;
-  leases(): { held: HeldLeaseView[]; waiting: WaitingView[] };
+  leases(): { held: HeldLease[]; waiting: WaitingView[] };
   /** Answers every waiter with `removed`, clears timers. */
   dispose(): void;
 }

@@ -269,7 +269,8 @@ class Pool implements ProviderPool, WaiterOwner {
   }
 
   leases(): ReturnType<ProviderPool["leases"]> {
-    return { held: this.held.persisted(), waiting: this.queue.views() };
+    const held = this.held.persisted().map(({ ttlMs: _ttl, ...view }) => view);
+    return { held, waiting: this.queue.views() };
   }
 
   // ── settings ───────────────────────────────────────────────────────────────

@@ -4,7 +4,7 @@
 // Pure: `now` turns relative resets into epoch ms.
 import type { UpstreamBucket, UpstreamLimits } from "../../shared/types";
 import { parseUnitDuration } from "../../shared/duration";
-import { parseRfc3339 } from "./rate-limit-classifier";
+import { parseRfc3339 } from "../../shared/rate-limit-classifier";
 
 type Headers = Record<string, string | string[] | undefined>;
 type BucketName = "requests" | "tokens" | "inputTokens" | "outputTokens";

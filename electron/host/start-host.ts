@@ -87,7 +87,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     });
     let live: HeadroomService | undefined = service;
     server = createApiServer({
-      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       service: () => live,
       token,
       version: options.version,

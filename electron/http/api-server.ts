@@ -2,7 +2,6 @@
 // token, then the route table. Every refusal has the SPEC §3 error body.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
-import type { HostInfo } from "../../shared/contract";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
@@ -17,8 +16,6 @@ export interface ApiServerOptions {
   version: string;
   /** The built window, served without a token so a browser can load it. */
   staticDir?: string;
-  /** Where agents reach this host (the window shows the lines they need). */
-  hostInfo: () => HostInfo;
 }
 
 interface CompiledRoute extends ApiRoute {
@@ -32,9 +29,13 @@ interface Match {
   params: Record<string, string>;
 }
 
-/** Every route whose path fits, whatever its method, so a wrong method can answer 405. */
-function match(path: string): Match[] {
-  const parts = path.split("/");
+/**
+ * Every route whose path fits, whatever its method, so a wrong method can answer 405. Matched
+ * on the path as sent: `/limits/%2e%2e` and `/limits/` reach the route and their id is refused
+ * as malformed (400), instead of being resolved away into another path.
+ */
+function match(rawPath: string): Match[] {
+  const parts = rawPath.split("/");
   const found: Match[] = [];
   for (const route of compiled) {
     if (route.segments.length !== parts.length) continue;
@@ -43,7 +44,7 @@ function match(path: string): Match[] {
       const part = parts[i] as string;
       if (segment.startsWith(":")) {
         params[segment.slice(1)] = decodeSegment(part);
-        return part.length > 0;
+        return true;
       }
       return segment === part;
     });
@@ -56,8 +57,13 @@ function decodeSegment(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    return part;
+    throw new ServiceError("invalid_input", `the path segment ${JSON.stringify(part.slice(0, 40))} has a malformed percent-escape`);
   }
+}
+
+/** The path of the request line before any normalisation (origin-form; absolute-form via URL). */
+function rawPathOf(target: string, parsed: URL): string {
+  return target.startsWith("/") ? (target.split(/[?#]/)[0] as string) : parsed.pathname;
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -92,7 +98,7 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
     return;
   }
 
-  const candidates = match(url.pathname);
+  const candidates = match(rawPathOf(req.url ?? "/", url));
   if (candidates.length === 0) {
     if (options.staticDir && (method === "GET" || method === "HEAD") && (await serveStatic(options.staticDir, url.pathname, req, res))) {
       return;
@@ -119,10 +125,10 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
   const result = await chosen.route.handler({
     service,
     params: chosen.params,
+    query: Object.fromEntries(url.searchParams),
     req,
     res,
     body: () => readJsonBody(req),
-    hostInfo: options.hostInfo,
   });
   if (result instanceof StatusReply) sendJson(res, result.status, result.body);
   else if (result !== undefined) sendJson(res, 200, result);

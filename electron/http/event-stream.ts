@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PUSH_TOPICS } from "../../shared/contract";
-import { systemClock } from "../engine/clock";
 import type { HeadroomService } from "../service/headroom-service";
 import { snapshotOf, startSnapshotFeed, type Delivery } from "../service/snapshot-feed";
 
@@ -18,7 +17,7 @@ export function openEventStream(service: HeadroomService, req: IncomingMessage, 
   const write = ({ topic, snapshot }: Delivery) => res.write(`event: ${topic}\ndata: ${JSON.stringify(snapshot)}\n\n`);
   for (const topic of PUSH_TOPICS) write(snapshotOf(service, topic));
 
-  const stop = startSnapshotFeed(service, systemClock, write);
+  const stop = startSnapshotFeed(service, service.clock, write);
   const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
   keepalive.unref();
   res.on("close", () => {

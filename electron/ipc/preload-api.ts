@@ -1,13 +1,9 @@
-// The pure half of the preload: builds `window.headroom` from the contract, given a way to
-// invoke a channel and to listen on one. The preload passes ipcRenderer-backed functions;
-// tests pass fakes. Nothing here can hand the page a raw ipcRenderer or an IPC event.
-import { INVOKE_CHANNELS, PUSH_TOPICS, type InvokeChannel } from "../../shared/contract";
-import {
-  DESKTOP_METHODS,
-  DESKTOP_SUBSCRIPTIONS,
-  pushChannel,
-  type DesktopApi,
-} from "../../shared/desktop-api";
+// The pure half of the preload: builds `window.headroom` from the operations table, given a way
+// to invoke a channel and to listen on one. The preload passes ipcRenderer-backed functions;
+// tests pass fakes. Nothing here can hand the page a raw ipcRenderer or an IPC event, and only
+// the table's whitelisted channels (rows with `window`, spelled out in PRELOAD_CHANNELS) are reachable.
+import { PUSH_TOPICS, type InvokeChannel, type PushTopic } from "../../shared/contract";
+import { PRELOAD_CHANNELS, pushChannel, type DesktopApi, type DesktopCalls } from "../../shared/desktop-api";
 
 export interface PreloadTransport {
   invoke(channel: InvokeChannel, request: unknown): Promise<unknown>;
@@ -36,19 +32,19 @@ export function ipcTransport(ipc: IpcRendererLike): PreloadTransport {
   };
 }
 
+const isTopic = (topic: unknown): topic is PushTopic => (PUSH_TOPICS as readonly unknown[]).includes(topic);
+
 export function buildDesktopApi(transport: PreloadTransport): DesktopApi {
-  const api: Record<string, unknown> = {};
-  for (const channel of INVOKE_CHANNELS) {
-    api[DESKTOP_METHODS[channel]] = (request?: unknown) => transport.invoke(channel, request);
-  }
-  for (const topic of PUSH_TOPICS) {
-    api[DESKTOP_SUBSCRIPTIONS[topic]] = (listener: unknown) => {
-      if (typeof listener !== "function") {
-        throw new TypeError(`${DESKTOP_SUBSCRIPTIONS[topic]} needs a listener function`);
-      }
+  const call = Object.freeze(
+    Object.fromEntries(PRELOAD_CHANNELS.map((channel) => [channel, (request?: unknown) => transport.invoke(channel, request)])),
+    // What crosses back is the main process's Result for that channel (ipc/register-channels.ts).
+  ) as DesktopCalls;
+  return Object.freeze({
+    call,
+    subscribe(topic: unknown, listener: unknown) {
+      if (!isTopic(topic)) throw new TypeError(`subscribe needs one of ${PUSH_TOPICS.join(", ")}`);
+      if (typeof listener !== "function") throw new TypeError(`subscribe("${topic}") needs a listener function`);
       return transport.on(pushChannel(topic), (payload) => listener(payload));
-    };
-  }
-  // The shape is built from DESKTOP_METHODS and DESKTOP_SUBSCRIPTIONS, which DesktopApi is derived from.
-  return Object.freeze(api) as DesktopApi;
+    },
+  }) as DesktopApi;
 }

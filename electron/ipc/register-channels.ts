@@ -2,7 +2,8 @@
 // drops calls from anything but our window's main frame and never lets an error cross
 // (GitHub Desktop's ipc-main.ts). Electron is imported for types only, so this is unit-tested.
 import type { IpcMainInvokeEvent } from "electron";
-import { INVOKE_CHANNELS, type InvokeChannel, type Result } from "../../shared/contract";
+import type { InvokeChannel, Result } from "../../shared/contract";
+import { INVOKE_CHANNELS } from "../../shared/operations";
 import type { ChannelTable } from "./channel-table";
 import { answer } from "./ipc-result";
 import { isTrustedSender, type FrameLike } from "./sender-check";

@@ -119,7 +119,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
-        end.finish(verdictOf(ending, Date.now(), scanner.error));
+        end.finish(verdictOf(ending, service.clock.now(), scanner.error));
         resolve();
       });
     } catch (error) {

@@ -16,7 +16,7 @@ export function startRide(service: HeadroomService, leaseId: string, providerId:
   if (!service.rideLease(leaseId, providerId)) return undefined;
   const keepAlive = setInterval(() => {
     try {
-      service.heartbeat(leaseId);
+      service.heartbeat({ leaseId });
     } catch {
       clearInterval(keepAlive); // released by its owner meanwhile: nothing left to keep alive
     }

@@ -163,7 +163,7 @@ function admissible(
     refuse(flavor, { status: 404, code: "unknown_provider", message });
     return undefined;
   }
-  const upstream = service.providerConfig(providerId).upstream;
+  const upstream = service.providerConfig({ providerId }).upstream;
   if (upstream === undefined) {
     refuse(flavor, {
       status: 502,
@@ -176,7 +176,7 @@ function admissible(
 }
 
 function timeoutOf(options: ProxyServerOptions, service: HeadroomService, providerId: string): number {
-  return options.upstreamIdleMs ?? service.providerConfig(providerId).responseTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_MS;
+  return options.upstreamIdleMs ?? service.providerConfig({ providerId }).responseTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_MS;
 }
 
 /** The lease a request asks to ride on: the path's scope first, else x-headroom-lease. */

@@ -5,7 +5,7 @@ import { parseUpstreamLimits } from "../engine/upstream-limits";
 import type { HeadroomService } from "../service/headroom-service";
 
 export function noteUpstreamLimits(service: HeadroomService, providerId: string, incoming: IncomingMessage): void {
-  const reading = parseUpstreamLimits(incoming.headers, Date.now());
+  const reading = parseUpstreamLimits(incoming.headers, service.clock.now());
   if (!reading) return;
   const status = incoming.statusCode ?? 0;
   service.noteUpstreamLimits(providerId, reading, status >= 200 && status < 300);

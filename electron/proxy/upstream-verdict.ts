@@ -5,7 +5,7 @@
 // first is `abandoned` (neutral for both, and a probe claim goes back).
 import type { IncomingHttpHeaders } from "node:http";
 import type { LeaseOutcome, RouteOutcome } from "../../shared/types";
-import { parseResetHeaders } from "../engine/rate-limit-classifier";
+import { parseResetHeaders } from "../../shared/rate-limit-classifier";
 import type { ForwardEnd } from "./forward";
 import type { StreamError } from "./stream-errors";
 

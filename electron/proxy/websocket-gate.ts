@@ -173,7 +173,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
           const passed = headerObject(responseHeaders(response), ["content-length"]);
           writeHead(socket, status, passed, Buffer.concat(chunks));
           request.destroy();
-          finish(verdictOf({ kind: "completed", status, headers: response.headers }, Date.now()));
+          finish(verdictOf({ kind: "completed", status, headers: response.headers }, service.clock.now()));
         });
       });
       upstream.on("error", (error) => {
@@ -213,7 +213,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
             idle.refresh();
             const error = errorStatusOf(data, isBinary);
             if (error && !errorVerdict) {
-              const verdict = verdictOf({ kind: "completed", status: error.status, headers: error.headers }, Date.now());
+              const verdict = verdictOf({ kind: "completed", status: error.status, headers: error.headers }, service.clock.now());
               if (verdict.lease !== "success") errorVerdict = verdict;
             }
             client.send(data, { binary: isBinary });

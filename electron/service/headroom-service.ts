@@ -1,6 +1,7 @@
 // The one object every transport calls: it composes the engine with settings, persistence,
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
-import type { HostInfo } from "../../shared/contract";
+import type { HostInfo, PushTopic } from "../../shared/contract";
+import type { OperationService } from "../../shared/operations";
 import type {
   Admission,
   BreakerSettings,
@@ -8,35 +9,39 @@ import type {
   ConcurrencyStatusResponse,
   CooldownView,
   HistoryEvent,
-  LeaseOutcome,
   LeasesView,
   LimitView,
   ProviderConfigView,
+  RouteAdmission,
   RouteEntry,
   RouteKey,
-  RouteOutcome,
+  RouteRefusal,
   RoutesView,
   SeriesResponse,
   UpstreamLimits,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
-import type { ProviderConfigPatch } from "../../shared/validate";
 import type { Clock } from "../engine/clock";
-import type { AdmitResult, RouteBreaker } from "../engine/breaker-types";
 import type { ProviderPool, UsageProbe } from "../engine/pool-types";
-import { createRouteBreaker } from "../engine/route-breaker";
 import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
 import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry } from "./provider-registry";
+import { RouteService } from "./route-service";
 import { checkNotSelf } from "./self-upstream";
+import {
+  ServiceError,
+  abandoned,
+  queueTimeout,
+  shuttingDown,
+  unknownLease,
+  unknownProvider,
+} from "./service-error";
 import { SeriesSampler } from "./series-sampler";
-import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
-
-export type Topic = "status" | "routes" | "history";
+import { SettingsWriter } from "./settings-writer";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -54,19 +59,23 @@ export interface AcquireInput {
   agentId?: string;
   waiterId?: string;
   timeoutMs?: number;
-  /** The lease's time to live without a heartbeat; leaseTtlMs when absent. */
+  /** This lease's time-to-live (SPEC §3 `ttlMs`); the host's leaseTtlMs when absent. */
   ttlMs?: number;
   signal?: AbortSignal;
   /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
   expires?: boolean;
 }
 
-export class HeadroomService {
+/** The input of the operation that calls service method M (its row's parameters and body). */
+type Input<M extends keyof OperationService> = Parameters<OperationService[M]>[0];
+
+export class HeadroomService implements OperationService {
+  readonly clock: Clock;
   private readonly providers: ProviderRegistry;
-  private readonly breaker: RouteBreaker;
+  private readonly routeService: RouteService;
   private readonly history = new HistoryLog();
   private readonly book: LeaseBook;
-  private readonly listeners = new Set<(topic: Topic) => void>();
+  private readonly listeners = new Set<(topic: PushTopic) => void>();
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
@@ -74,23 +83,27 @@ export class HeadroomService {
   private readonly meter: ServiceMetrics;
 
   constructor(private readonly options: ServiceOptions) {
+    this.clock = options.clock;
     this.leaseTtlMs = options.leaseTtlMs ?? LIMITS.leaseTtlMs.default;
     this.book = new LeaseBook(() => options.clock.now());
     this.meter = new ServiceMetrics({
       providers: () => this.status().providers,
-      routes: () => this.breaker.snapshot(),
+      routes: () => this.routeService.view().routes,
       now: () => options.clock.now(),
     });
     const data = options.store.read();
+    const writer = new SettingsWriter(options.store);
     this.journal = new LeaseJournal(options.store, options.clock, () => this.providers.leasesToKeep());
-    this.breaker = createRouteBreaker({
+    this.routeService = new RouteService({
       clock: options.clock,
       settings: data.routes,
+      writer,
       onChange: () => this.emit("routes"),
       onEvent: (event) => this.record(event),
+      assertOpen: () => this.assertOpen(),
     });
     this.providers = new ProviderRegistry({
-      store: options.store,
+      writer,
       clock: options.clock,
       newId: options.newId,
       ...(options.usageProbe ? { usageProbe: options.usageProbe } : {}),
@@ -110,7 +123,7 @@ export class HeadroomService {
       const provider = this.providers.get(lease.providerId);
       if (!provider) continue;
       this.book.hold(lease.leaseId, lease.providerId);
-      provider.pool.restoreLease(lease, this.leaseTtlMs);
+      provider.pool.restoreLease(lease, lease.ttlMs ?? this.leaseTtlMs);
     }
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
@@ -118,9 +131,13 @@ export class HeadroomService {
 
   // ── reading ────────────────────────────────────────────────────────────────
 
+  hostInfo(): HostInfo {
+    return this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+  }
+
   /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
-  series(minutes: number): SeriesResponse {
-    return this.sampler.read(minutes);
+  series({ minutes }: Input<"series">): SeriesResponse {
+    return this.sampler.read(minutes ?? LIMITS.seriesMinutes.default);
   }
 
   status(): ConcurrencyStatusResponse {
@@ -138,21 +155,22 @@ export class HeadroomService {
     return { limits: this.providers.sorted().map(({ pool }) => ({ providerId: pool.providerId, limit: pool.config().limit })) };
   }
 
-  limit(providerId: string): LimitView {
+  limit({ providerId }: Input<"limit">): LimitView {
     return { providerId, limit: this.providers.require(providerId).pool.config().limit };
   }
 
-  cooldown(providerId: string): CooldownView {
+  cooldown({ providerId }: Input<"cooldown">): CooldownView {
     return { providerId, cooldownMs: this.providers.require(providerId).pool.config().cooldownMs };
   }
 
-  providerConfig(providerId: string): ProviderConfigView {
-    const { pool, upstream, usageGate } = this.providers.require(providerId);
+  providerConfig({ providerId }: Input<"providerConfig">): ProviderConfigView {
+    const { pool, upstream, usageGate, responseTimeoutMs } = this.providers.require(providerId);
     const config = pool.config();
     return {
       providerId,
       limit: config.limit,
       cooldownMs: config.cooldownMs,
+      responseTimeoutMs,
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
     };
@@ -162,12 +180,12 @@ export class HeadroomService {
     return this.providers.has(providerId);
   }
 
-  leases(providerId: string): LeasesView {
+  leases({ providerId }: Input<"leases">): LeasesView {
     return this.providers.require(providerId).pool.leases();
   }
 
   routes(): RoutesView {
-    return { routes: this.breaker.snapshot(), settings: this.breaker.settings() };
+    return this.routeService.view();
   }
 
   historyEvents(): { events: HistoryEvent[] } {
@@ -182,7 +200,7 @@ export class HeadroomService {
   // ── provider settings ──────────────────────────────────────────────────────
 
   /** The only way a provider comes into being (SPEC §3). A manual limit clears any auto-reduction. */
-  setLimit(providerId: string, limit: number): LimitView {
+  setLimit({ providerId, limit }: Input<"setLimit">): LimitView {
     this.assertOpen();
     const existing = this.providers.get(providerId);
     if (existing) {
@@ -201,22 +219,33 @@ export class HeadroomService {
       this.record({ kind: "provider_added", providerId, message: `Provider ${providerId} added with limit ${limit}.` });
       this.emit("status");
     }
-    return this.limit(providerId);
+    return this.limit({ providerId });
   }
 
-  setCooldown(providerId: string, cooldownMs: number): CooldownView {
+  setCooldown({ providerId, cooldownMs }: Input<"setCooldown">): CooldownView {
+    this.assertOpen();
     this.providers.require(providerId).pool.setCooldown(cooldownMs);
-    return this.cooldown(providerId);
+    return this.cooldown({ providerId });
   }
 
-  setProviderConfig(providerId: string, patch: ProviderConfigPatch): ProviderConfigView {
+  setProviderConfig({ providerId, shared, ...patch }: Input<"setProviderConfig">): ProviderConfigView {
+    this.assertOpen();
+    const provider = this.providers.require(providerId);
     if (typeof patch.upstream === "string") checkNotSelf(patch.upstream, this.options.hostInfo?.());
-    this.providers.configure(this.providers.require(providerId), patch);
+    if (shared === true) {
+      // SPEC §7: sharing needs Redis, which this host does not connect to.
+      throw new ServiceError(
+        "invalid_input",
+        "shared must be false: sharing a provider across machines needs Redis, and HEADROOM_REDIS_URL is not set.",
+      );
+    }
+    this.providers.configure(provider, patch);
     this.emit("status");
-    return this.providerConfig(providerId);
+    return this.providerConfig({ providerId });
   }
 
-  removeProvider(providerId: string): { removed: true } {
+  removeProvider({ providerId }: Input<"removeProvider">): { removed: true } {
+    this.assertOpen();
     const provider = this.providers.require(providerId);
     for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
     this.providers.remove(provider);
@@ -225,13 +254,15 @@ export class HeadroomService {
     return { removed: true };
   }
 
-  resume(providerId: string): ConcurrencyStatusEntry {
+  resume({ providerId }: Input<"resume">): ConcurrencyStatusEntry {
+    this.assertOpen();
     const provider = this.providers.require(providerId);
     provider.pool.resume();
     return this.providers.entryOf(provider);
   }
 
-  dismissNotice(providerId: string): ConcurrencyStatusEntry {
+  dismissNotice({ providerId }: Input<"dismissNotice">): ConcurrencyStatusEntry {
+    this.assertOpen();
     const provider = this.providers.require(providerId);
     provider.pool.dismissNotice();
     return this.providers.entryOf(provider);
@@ -266,7 +297,10 @@ export class HeadroomService {
     };
   }
 
-  /** The admission could not be handed to the client: the slot returns at once, no cooldown. */
+  /**
+   * The admission could not be handed to the client: the slot returns at once, no cooldown.
+   * Allowed while closing, like every release: a slot is never stranded by shutdown.
+   */
   undelivered(leaseId: string): void {
     const providerId = this.book.providerOf(leaseId);
     if (providerId === undefined) return;
@@ -274,14 +308,16 @@ export class HeadroomService {
     this.book.end(leaseId);
   }
 
-  heartbeat(leaseId: string): { leaseId: string; expiresAt?: number } {
+  heartbeat({ leaseId }: Input<"heartbeat">): { leaseId: string; expiresAt?: number } {
+    this.assertOpen();
     const pool = this.poolOfLease(leaseId);
     const lease = pool?.heartbeat(leaseId);
     if (!lease) throw unknownLease(leaseId);
     return { leaseId, ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }) };
   }
 
-  release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): { released: boolean } {
+  /** Releases are accepted while closing: the slot must come back whatever the host is doing. */
+  release({ leaseId, outcome, retryAfterMs }: Input<"release">): { released: boolean } {
     const pool = this.poolOfLease(leaseId);
     if (pool?.release(leaseId, outcome, retryAfterMs)) {
       this.meter.released(pool.providerId, outcome);
@@ -298,7 +334,7 @@ export class HeadroomService {
    */
   rideLease(leaseId: string, providerId: string): boolean {
     if (this.book.providerOf(leaseId) !== providerId || !this.poolOfLease(leaseId)) return false;
-    this.heartbeat(leaseId);
+    this.heartbeat({ leaseId });
     return true;
   }
 
@@ -312,9 +348,10 @@ export class HeadroomService {
     this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
   }
 
-  releaseByHand(leaseId: string): { released: boolean } {
+  releaseByHand({ leaseId }: Input<"releaseByHand">): { released: boolean } {
+    this.assertOpen();
     const providerId = this.book.providerOf(leaseId);
-    const answer = this.release(leaseId, "failure");
+    const answer = this.release({ leaseId, outcome: "failure" });
     if (answer.released && providerId !== undefined) {
       this.record({
         kind: "lease_released_by_hand",
@@ -325,40 +362,35 @@ export class HeadroomService {
     return answer;
   }
 
-  // ── routes ─────────────────────────────────────────────────────────────────
+  // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
-  routeAdmit(route: RouteKey, runId: string): AdmitResult {
-    return this.breaker.admit(route, runId);
+  routeAdmit(input: Input<"routeAdmit">): RouteAdmission {
+    return this.routeService.admit(input);
   }
 
-  routeBlocked(route: RouteKey) {
-    return this.breaker.blocked(route);
+  routeBlocked(route: RouteKey): RouteRefusal | undefined {
+    return this.routeService.blocked(route);
   }
 
-  routeOutcome(route: RouteKey, runId: string, outcome: RouteOutcome, reason?: string): RouteEntry {
-    return this.breaker.outcome(route, runId, outcome, reason);
+  routeOutcome(input: Input<"routeOutcome">): RouteEntry {
+    return this.routeService.outcome(input);
   }
 
-  routeRelease(route: RouteKey, runId: string): RouteEntry {
-    return this.breaker.release(route, runId);
+  routeRelease(input: Input<"routeRelease">): RouteEntry {
+    return this.routeService.release(input);
   }
 
-  routeReset(route: RouteKey): RouteEntry {
-    return this.breaker.reset(route);
+  routeReset(route: Input<"routeReset">): RouteEntry {
+    return this.routeService.reset(route);
   }
 
-  setRouteSettings(patch: Partial<BreakerSettings>): BreakerSettings {
-    const settings = this.breaker.setSettings(patch);
-    this.options.store.update((draft) => {
-      draft.routes = { ...settings };
-    });
-    this.emit("routes");
-    return settings;
+  setRouteSettings(patch: Input<"setRouteSettings">): BreakerSettings {
+    return this.routeService.setSettings(patch);
   }
 
   // ── lifecycle and change feed ──────────────────────────────────────────────
 
-  subscribe(listener: (topic: Topic) => void): () => void {
+  subscribe(listener: (topic: PushTopic) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -370,7 +402,7 @@ export class HeadroomService {
     this.sampler.stop();
     this.closed = true;
     this.providers.disposeAll();
-    this.breaker.dispose();
+    this.routeService.dispose();
     this.options.store.close();
     this.listeners.clear();
   }
@@ -384,7 +416,7 @@ export class HeadroomService {
     this.emit("history");
   }
 
-  private emit(topic: Topic): void {
+  private emit(topic: PushTopic): void {
     for (const listener of this.listeners) listener(topic);
   }
 

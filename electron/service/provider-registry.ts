@@ -1,23 +1,25 @@
 // The providers the service knows: one engine pool each, plus the settings that live beside the
 // pool (upstream, usage gate). Every change to them is written back to the settings store here.
 import type { ConcurrencyStatusEntry, HistoryEvent, UsageGateConfig } from "../../shared/types";
-import type { ProviderConfigPatch } from "../../shared/validate";
+import { LIMITS } from "../../shared/limits";
+import { canonicalUrl, type ProviderConfigPatch, type ProviderSettings, type StoredLease } from "../../shared/schemas";
 import type { Clock } from "../engine/clock";
 import type { ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createProviderPool } from "../engine/provider-pool";
-import type { ProviderSettings, StoredLease } from "../settings/settings-schema";
-import type { SettingsStore } from "../settings/settings-store";
 import { unknownProvider } from "./service-error";
+import type { SettingsWriter } from "./settings-writer";
 
 export interface Provider {
   readonly id: string;
   readonly pool: ProviderPool;
   upstream?: string;
   usageGate?: UsageGateConfig;
+  /** The proxy's wait for an upstream's headers and longest silence in a stream (SPEC §1). */
+  responseTimeoutMs: number;
 }
 
 export interface RegistryDeps {
-  store: SettingsStore;
+  writer: SettingsWriter;
   clock: Clock;
   newId: () => string;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
@@ -59,7 +61,7 @@ export class ProviderRegistry {
 
   /** Creates the pool for stored or new settings; `persist` writes a new provider to disk. */
   add(providerId: string, settings: ProviderSettings, persist: boolean): Provider {
-    const { upstream, usageGate, ...config } = settings;
+    const { upstream, usageGate, responseTimeoutMs, ...config } = settings;
     const probe = this.probeFor(usageGate);
     const pool = createProviderPool(config, {
       providerId,
@@ -78,19 +80,29 @@ export class ProviderRegistry {
       pool,
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
+      responseTimeoutMs: responseTimeoutMs ?? LIMITS.responseTimeoutMs.default,
     };
     this.byId.set(providerId, provider);
     if (persist) this.persist(providerId);
     return provider;
   }
 
-  /** Applies an upstream / usage-gate patch (`null` clears) and writes it. */
-  configure(provider: Provider, patch: ProviderConfigPatch): void {
-    if (patch.upstream !== undefined) provider.upstream = patch.upstream ?? undefined;
+  /** Applies an upstream / usage-gate / timeout patch (`null` clears) and writes it. */
+  configure(provider: Provider, patch: Omit<ProviderConfigPatch, "shared">): void {
+    if (patch.upstream !== undefined) provider.upstream = patch.upstream === null ? undefined : canonicalUrl(patch.upstream);
     if (patch.usageGate !== undefined) {
-      provider.usageGate = patch.usageGate ?? undefined;
+      const gate = patch.usageGate;
+      provider.usageGate =
+        gate === null
+          ? undefined
+          : {
+              url: canonicalUrl(gate.url),
+              pollMs: gate.pollMs ?? LIMITS.pollMs.default,
+              ...(gate.headers === undefined ? {} : { headers: gate.headers }),
+            };
       provider.pool.setUsageProbe(this.probeFor(provider.usageGate));
     }
+    if (patch.responseTimeoutMs !== undefined) provider.responseTimeoutMs = patch.responseTimeoutMs;
     this.persist(provider.id);
   }
 
@@ -98,10 +110,7 @@ export class ProviderRegistry {
   remove(provider: Provider): void {
     this.byId.delete(provider.id);
     provider.pool.dispose();
-    this.deps.store.update((draft) => {
-      delete draft.providers[provider.id];
-      draft.leases = draft.leases.filter((lease) => lease.providerId !== provider.id);
-    });
+    this.deps.writer.forgetProvider(provider.id);
   }
 
   /** The pool's view plus the upstream, so the window learns of an upstream change from the push. */
@@ -137,9 +146,10 @@ export class ProviderRegistry {
       ...provider.pool.config(),
       ...(provider.upstream === undefined ? {} : { upstream: provider.upstream }),
       ...(provider.usageGate === undefined ? {} : { usageGate: provider.usageGate }),
+      ...(provider.responseTimeoutMs === LIMITS.responseTimeoutMs.default
+        ? {}
+        : { responseTimeoutMs: provider.responseTimeoutMs }),
     };
-    this.deps.store.update((draft) => {
-      draft.providers[providerId] = settings;
-    });
+    this.deps.writer.saveProvider(providerId, settings);
   }
 }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../../shared/types";
-import type { Checked } from "../../shared/validate";
+import type { Checked } from "../../shared/check";
 
 /** A refusal every transport can render: HTTP maps the code to a status, IPC passes it as a result. */
 export class ServiceError extends Error {

@@ -7,6 +7,7 @@ import Conf from "conf";
 import { migrateSettings } from "./migrate";
 import {
   CURRENT_SCHEMA_VERSION,
+  SETTINGS_AJV_OPTIONS,
   SETTINGS_JSON_SCHEMA,
   checkSettings,
   defaultSettings,
@@ -25,6 +26,8 @@ export interface BackendOptions {
   configName: string;
   projectName: string;
   schema: typeof SETTINGS_JSON_SCHEMA;
+  /** Teaches conf's ajv the schema's own keyword and format, so it checks what TypeBox checks. */
+  ajvOptions: typeof SETTINGS_AJV_OPTIONS;
   configFileMode: number;
   clearInvalidConfig: false;
   watch: false;
@@ -181,6 +184,7 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
       configName: fileName,
       projectName: "headroom",
       schema: SETTINGS_JSON_SCHEMA,
+      ajvOptions: SETTINGS_AJV_OPTIONS,
       configFileMode: FILE_MODE,
       clearInvalidConfig: false,
       watch: false,

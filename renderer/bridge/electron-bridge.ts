@@ -1,19 +1,16 @@
-// The Electron window's Bridge: one named preload method per message (shared/desktop-api.ts).
+// The Electron window's Bridge over the preload's `window.headroom` (shared/desktop-api.ts).
 // IPC cannot drop while the window lives, so the connection is live from the start.
-import type { Bridge, InvokeChannel, InvokeMap, PushMap, PushTopic, Result } from "../../shared/contract";
-import { DESKTOP_METHODS, DESKTOP_SUBSCRIPTIONS, type DesktopApi } from "../../shared/desktop-api";
+import type { Bridge, InvokeArgs, InvokeChannel, InvokeResult, PushMap, PushTopic, Result } from "../../shared/contract";
+import type { DesktopApi } from "../../shared/desktop-api";
 
 export function createElectronBridge(api: DesktopApi): Bridge {
-  function invoke<C extends InvokeChannel>(
-    channel: C,
-    ...request: InvokeMap[C]["request"] extends void ? [] : [InvokeMap[C]["request"]]
-  ): Promise<Result<InvokeMap[C]["response"]>> {
-    const method = api[DESKTOP_METHODS[channel]] as (request?: InvokeMap[C]["request"]) => Promise<Result<InvokeMap[C]["response"]>>;
+  function invoke<C extends InvokeChannel>(channel: C, ...input: InvokeArgs<C>): Promise<Result<InvokeResult<C>>> {
+    const method: (...input: InvokeArgs<C>) => Promise<Result<InvokeResult<C>>> = api.call[channel];
     // The Bridge promises a Result: a call that fails in transit (a handler not registered yet
     // while the app starts) becomes one instead of a rejection nobody catches.
-    return method(request[0]).catch((error: unknown) => ({
+    return method(...input).catch((error: unknown) => ({
       ok: false as const,
-      code: "internal",
+      code: "internal" as const,
       message: `Headroom's main process did not answer (${error instanceof Error ? error.message : String(error)}).`,
     }));
   }
@@ -29,14 +26,14 @@ export function createElectronBridge(api: DesktopApi): Bridge {
     invoke,
     subscribe<T extends PushTopic>(topic: T, listener: (snapshot: PushMap[T]) => void) {
       let pushed = false;
-      const on = api[DESKTOP_SUBSCRIPTIONS[topic]] as (listener: (snapshot: PushMap[T]) => void) => () => void;
-      const unsubscribe = on((snapshot) => {
+      const unsubscribe = api.subscribe(topic, (snapshot) => {
         pushed = true;
         listener(snapshot);
       });
       // Main pushes on change only; the first picture comes from the getter, unless a push
       // already brought something newer.
-      void (firstSnapshot[topic] as () => Promise<Result<PushMap[T]>>)().then((result) => {
+      const first: () => Promise<Result<PushMap[T]>> = firstSnapshot[topic];
+      void first().then((result) => {
         if (result.ok && !pushed) listener(result.value);
       });
       return unsubscribe;

@@ -1,9 +1,9 @@
 // The browser's Bridge: invokes through the typed API client, pushes through one event
 // stream. Used when the window is served by `npm run serve` instead of Electron.
 import { ApiError, createApiClient } from "../../shared/api-client";
-import type { Bridge, ConnectionState, InvokeChannel, InvokeMap, PushMap, PushTopic, Result } from "../../shared/contract";
+import type { Bridge, ConnectionState, InvokeArgs, InvokeChannel, InvokeResult, PushMap, PushTopic, Result } from "../../shared/contract";
+import { operationOf } from "../../shared/operations";
 import { openEventStream } from "./event-stream";
-import { HTTP_HANDLERS } from "./http-invoke";
 
 export interface HttpBridgeOptions {
   baseUrl: string;
@@ -37,16 +37,10 @@ export function createHttpBridge(options: HttpBridgeOptions): Bridge & { close()
       })
     : undefined;
 
-  async function invoke<C extends InvokeChannel>(
-    channel: C,
-    ...request: InvokeMap[C]["request"] extends void ? [] : [InvokeMap[C]["request"]]
-  ): Promise<Result<InvokeMap[C]["response"]>> {
-    const handler = HTTP_HANDLERS[channel] as (
-      client: ReturnType<typeof createApiClient>,
-      request: InvokeMap[C]["request"] | undefined,
-    ) => Promise<InvokeMap[C]["response"]>;
+  // Each window channel is the operation its row names, called through the one typed client.
+  async function invoke<C extends InvokeChannel>(channel: C, ...input: InvokeArgs<C>): Promise<Result<InvokeResult<C>>> {
     try {
-      return { ok: true, value: await handler(client, request[0]) };
+      return { ok: true, value: await client.invoke(operationOf(channel), ...input) };
     } catch (error) {
       if (error instanceof ApiError) {
         if (error.status === 401) setState("unauthorized");

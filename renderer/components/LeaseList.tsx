@@ -1,7 +1,7 @@
 // Who holds a slot and who waits, with a way out for a lease whose agent died holding it.
 // The list has a fixed height and scrolls, so agents coming and going move nothing else.
 import { memo, useLayoutEffect, useRef } from "react";
-import type { HeldLeaseView, LeasesView } from "../../shared/types";
+import type { HeldLease as HeldLeaseView, LeasesView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatClock } from "../format";
 import { handOffFocus } from "../focus";

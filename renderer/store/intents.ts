@@ -31,7 +31,7 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
     setCooldown: (providerId: string, cooldownMs: number) =>
       onSuccess(bridge.invoke("cooldown:set", { providerId, cooldownMs }), (view) => patch(providerId, { cooldownMs: view.cooldownMs })),
     setUpstream: (providerId: string, upstream: string | null) =>
-      onSuccess(bridge.invoke("provider:configure", { providerId, patch: { upstream } }), (view) =>
+      onSuccess(bridge.invoke("provider:configure", { providerId, upstream }), (view) =>
         patch(providerId, { upstream: view.upstream }),
       ),
     resume: (providerId: string) =>

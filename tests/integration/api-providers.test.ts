@@ -109,11 +109,12 @@ describe("providers", () => {
       providerId: "anthropic",
       limit: 2,
       cooldownMs: 350,
+      responseTimeoutMs: 300_000,
       upstream: "https://api.anthropic.com",
       usageGate: { url: "http://127.0.0.1:9/usage", pollMs: 1000 },
     });
     const cleared = await t.client.setProvider("anthropic", { upstream: null, usageGate: null });
-    expect(cleared).toEqual({ providerId: "anthropic", limit: 2, cooldownMs: 350 });
+    expect(cleared).toEqual({ providerId: "anthropic", limit: 2, cooldownMs: 350, responseTimeoutMs: 300_000 });
   });
 
   test("DELETE removes a provider and answers its waiters with 404", async () => {

@@ -1,8 +1,8 @@
 // A Bridge the test drives by hand: it records every invoke, answers from a table, and pushes
 // whatever snapshot or connection state the test hands it.
-import type { Bridge, ConnectionState, InvokeChannel, InvokeMap, PushMap, PushTopic, Result } from "../../shared/contract";
+import type { Bridge, ConnectionState, InvokeArgs, InvokeChannel, InvokeResult, PushMap, PushTopic, Result } from "../../shared/contract";
 
-type Answer<C extends InvokeChannel> = (request: InvokeMap[C]["request"]) => Result<InvokeMap[C]["response"]>;
+type Answer<C extends InvokeChannel> = (...request: InvokeArgs<C>) => Result<InvokeResult<C>>;
 
 export interface FakeBridge extends Bridge {
   calls: { channel: InvokeChannel; request: unknown }[];
@@ -20,11 +20,11 @@ export function createFakeBridge(): FakeBridge {
 
   return {
     calls,
-    async invoke<C extends InvokeChannel>(channel: C, ...request: InvokeMap[C]["request"] extends void ? [] : [InvokeMap[C]["request"]]) {
+    async invoke<C extends InvokeChannel>(channel: C, ...request: InvokeArgs<C>) {
       calls.push({ channel, request: request[0] });
       const answer = answers.get(channel);
-      const result = answer ? answer(request[0]) : { ok: false as const, code: "unavailable", message: `no answer for ${channel}` };
-      return result as Result<InvokeMap[C]["response"]>;
+      const result = answer ? answer(request[0]) : { ok: false as const, code: "unavailable" as const, message: `no answer for ${channel}` };
+      return result as Result<InvokeResult<C>>;
     },
     subscribe<T extends PushTopic>(topic: T, listener: (snapshot: PushMap[T]) => void) {
       const set = listeners.get(topic) ?? new Set();

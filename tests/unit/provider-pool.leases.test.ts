@@ -49,7 +49,8 @@ describe("TTL leases", () => {
     const now = clock.now();
     pool.restoreLease({ leaseId: "old", agentId: "a1", admittedAt: now - 60_000, expiresAt: now + 60_000 }, 120_000);
     expect(pool.heldLeases()).toEqual([
-      { leaseId: "old", agentId: "a1", admittedAt: now - 60_000, expiresAt: now + 60_000 },
+      // Its own ttl is kept beside it, so the next restart renews heartbeats by the same span.
+      { leaseId: "old", agentId: "a1", admittedAt: now - 60_000, expiresAt: now + 60_000, ttlMs: 120_000 },
     ]);
     expect(await pool.acquire({ timeoutMs: 0 })).toEqual({ ok: false, failure: { kind: "timeout" } });
     expect(pool.heartbeat("old")?.expiresAt).toBe(now + 120_000);

@@ -4,7 +4,7 @@ import {
   isRateLimitMarker,
   parseResetHeaders,
   parseRetryAfter,
-} from "../../electron/engine/rate-limit-classifier";
+} from "../../shared/rate-limit-classifier";
 
 const NOW = Date.UTC(2026, 9, 21, 7, 27, 0); // Wed, 21 Oct 2026 07:27:00 GMT
 

@@ -34,8 +34,8 @@ afterEach(() => {
 const ofTopic = (topic: Delivery["topic"]) => delivered.filter((d) => d.delivery.topic === topic);
 
 test("a burst of changes inside one window becomes one snapshot per topic, showing the last state", () => {
-  service.setLimit("anthropic", 1);
-  for (let limit = 2; limit <= 40; limit++) service.setLimit("anthropic", limit);
+  service.setLimit({ providerId: "anthropic", limit: 1 });
+  for (let limit = 2; limit <= 40; limit++) service.setLimit({ providerId: "anthropic", limit: limit });
   clock.advance(PUSH_WINDOW_MS);
   const status = ofTopic("status");
   expect(status).toHaveLength(1);
@@ -45,9 +45,9 @@ test("a burst of changes inside one window becomes one snapshot per topic, showi
 });
 
 test("changes spread over time are pushed at most once per window per topic", () => {
-  service.setLimit("anthropic", 1);
+  service.setLimit({ providerId: "anthropic", limit: 1 });
   for (let ms = 0; ms < 1000; ms += 10) {
-    service.setCooldown("anthropic", ms);
+    service.setCooldown({ providerId: "anthropic", cooldownMs: ms });
     clock.advance(10);
   }
   clock.advance(PUSH_WINDOW_MS);
@@ -62,14 +62,14 @@ test("changes spread over time are pushed at most once per window per topic", ()
 test("a quiet host pushes nothing, and nothing after stop", () => {
   clock.advance(1000);
   expect(delivered).toEqual([]);
-  service.setLimit("anthropic", 2);
+  service.setLimit({ providerId: "anthropic", limit: 2 });
   stop();
   clock.advance(1000);
   expect(delivered).toEqual([]);
 });
 
 test("a route transition is pushed on the routes topic", () => {
-  service.routeOutcome({ targetId: "a", runtimeId: "http", modelId: "m" }, "run-1", "failure", "boom");
+  service.routeOutcome({ targetId: "a", runtimeId: "http", modelId: "m", runId: "run-1", outcome: "failure", reason: "boom" });
   clock.advance(PUSH_WINDOW_MS);
   const routes = ofTopic("routes");
   expect(routes).toHaveLength(1);

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { INVOKE_CHANNELS, type HostInfo, type InvokeChannel, type Result } from "../../../shared/contract";
+import type { HostInfo, InvokeChannel, Result } from "../../../shared/contract";
+import { INVOKE_CHANNELS } from "../../../shared/operations";
 import { createChannelTable, type ChannelTable } from "../../../electron/ipc/channel-table";
 import { answer } from "../../../electron/ipc/ipc-result";
 import { registerChannels, type IpcRegistry } from "../../../electron/ipc/register-channels";
@@ -23,8 +24,8 @@ let table: ChannelTable;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "headroom-ipc-"));
   store = openSettings({ dir });
-  service = new HeadroomService({ store, clock: createFakeClock(), newId: randomUUID });
-  table = createChannelTable(service, () => hostInfo);
+  service = new HeadroomService({ store, clock: createFakeClock(), newId: randomUUID, hostInfo: () => hostInfo });
+  table = createChannelTable(service);
 });
 
 afterEach(() => {
@@ -50,9 +51,10 @@ describe("every channel checks its request before the service sees it", () => {
     ["cooldown:set", { providerId: "anthropic", cooldownMs: 600_001 }, "cooldownMs"],
     ["cooldown:set", "anthropic", "request"],
     ["provider:get", {}, "providerId"],
-    ["provider:configure", { providerId: "anthropic" }, "patch"],
-    ["provider:configure", { providerId: "anthropic", patch: { upstream: "ftp://x" } }, "upstream"],
-    ["provider:configure", { providerId: "anthropic", patch: { usageGate: { url: "http://x", pollMs: 1 } } }, "usageGate.pollMs"],
+    ["provider:configure", "anthropic", "request"],
+    ["provider:configure", { providerId: "anthropic", upstream: "ftp://x" }, "upstream"],
+    ["provider:configure", { providerId: "anthropic", usageGate: { url: "http://x", pollMs: 1 } }, "usageGate.pollMs"],
+    ["provider:configure", { providerId: "anthropic", responseTimeoutMs: 999 }, "responseTimeoutMs"],
     ["provider:remove", { providerId: "../etc" }, "providerId"],
     ["provider:resume", { providerId: 7 }, "providerId"],
     ["notice:dismiss", null, "request"],
@@ -98,7 +100,7 @@ describe("every channel calls through to the service", () => {
       cooldownMs: 1200,
     });
     expect(
-      value("provider:configure", { providerId: "anthropic", patch: { upstream: "https://api.anthropic.com/" } }),
+      value("provider:configure", { providerId: "anthropic", upstream: "https://api.anthropic.com/" }),
     ).toMatchObject({ upstream: "https://api.anthropic.com", cooldownMs: 1200, limit: 2 });
     expect(value("provider:get", { providerId: "anthropic" })).toMatchObject({ upstream: "https://api.anthropic.com" });
     expect(value("provider:resume", { providerId: "anthropic" })).toMatchObject({ providerId: "anthropic", paused: false });
@@ -108,7 +110,7 @@ describe("every channel calls through to the service", () => {
   });
 
   test("leases:get shows a held lease and lease:release lets it go by hand", async () => {
-    service.setLimit("anthropic", 1);
+    service.setLimit({ providerId: "anthropic", limit: 1 });
     const { leaseId } = await service.acquire({ providerId: "anthropic", agentId: "claude-1" });
     expect(value("leases:get", { providerId: "anthropic" })).toMatchObject({ held: [{ leaseId, agentId: "claude-1" }] });
     expect(value("lease:release", { leaseId })).toEqual({ released: true });
@@ -119,7 +121,7 @@ describe("every channel calls through to the service", () => {
 
   test("routes: settings, an open route and its reset", () => {
     expect(value("routes:settings", { threshold: 1, cooldownMs: 20_000 })).toEqual({ threshold: 1, cooldownMs: 20_000 });
-    service.routeOutcome(route, "run-1", "failure", "upstream 529");
+    service.routeOutcome({ ...route, runId: "run-1", outcome: "failure", reason: "upstream 529" });
     const routes = value("routes:get") as { routes: { state: string }[] };
     expect(routes.routes[0]?.state).toBe("open");
     expect(value("route:reset", route)).toMatchObject({ ...route, state: "closed" });
@@ -132,7 +134,7 @@ describe("every channel calls through to the service", () => {
 
 describe("errors cross as results, never as throws", () => {
   test("an unknown provider is unknown_provider with the list of known ones", () => {
-    service.setLimit("openai", 2);
+    service.setLimit({ providerId: "openai", limit: 2 });
     const result = call("provider:get", { providerId: "anthropic" });
     expect(result).toMatchObject({ ok: false, code: "unknown_provider" });
     expect(!result.ok && result.message).toContain("openai");
@@ -204,7 +206,7 @@ describe("registerChannels: the only way handlers are registered", () => {
       code: "forbidden_sender",
     });
     expect(setLimit({ senderFrame: null }, { providerId: "anthropic", limit: 9 })).toMatchObject({ ok: false });
-    expect(service.limit("anthropic").limit).toBe(3);
+    expect(service.limit({ providerId: "anthropic" }).limit).toBe(3);
     expect(logged).toHaveLength(2);
 
     dispose();

@@ -1,7 +1,8 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, test } from "vitest";
-import { INVOKE_CHANNELS, PUSH_TOPICS } from "../../../shared/contract";
-import { DESKTOP_METHODS, DESKTOP_SUBSCRIPTIONS, pushChannel } from "../../../shared/desktop-api";
+import { PUSH_TOPICS } from "../../../shared/contract";
+import { PRELOAD_CHANNELS, pushChannel } from "../../../shared/desktop-api";
+import { INVOKE_CHANNELS, OPERATION_NAMES, operations } from "../../../shared/operations";
 import { buildDesktopApi, ipcTransport, type IpcRendererLike } from "../../../electron/ipc/preload-api";
 
 /** An ipcRenderer stand-in: invoke records, on/removeListener are a real EventEmitter's. */
@@ -21,21 +22,35 @@ function fakeIpcRenderer() {
 }
 
 describe("window.headroom", () => {
-  test("has exactly one method per channel and one subscription per topic, nothing else", () => {
+  test("has exactly one call per whitelisted channel and a subscribe, nothing else", () => {
     const api = buildDesktopApi(ipcTransport(fakeIpcRenderer().ipc));
-    const expected = [...Object.values(DESKTOP_METHODS), ...Object.values(DESKTOP_SUBSCRIPTIONS)].sort();
-    expect(Object.keys(api).sort()).toEqual(expected);
-    expect(new Set(Object.values(DESKTOP_METHODS)).size).toBe(INVOKE_CHANNELS.length);
-    expect(Object.values(api).every((member) => typeof member === "function")).toBe(true);
+    expect(Object.keys(api).sort()).toEqual(["call", "subscribe"]);
+    expect(Object.keys(api.call).sort()).toEqual([...INVOKE_CHANNELS].sort());
+    expect(Object.values(api.call).every((member) => typeof member === "function")).toBe(true);
     expect(Object.isFrozen(api)).toBe(true);
+    expect(Object.isFrozen(api.call)).toBe(true);
   });
 
-  test("each method invokes its own channel with the request as given", async () => {
+  test("the preload's spelled-out whitelist is exactly the table's window channels", () => {
+    expect([...PRELOAD_CHANNELS].sort()).toEqual([...INVOKE_CHANNELS].sort());
+  });
+
+  test("operations without a window channel (the agents' lease and route calls) are not exposed", () => {
+    const api = buildDesktopApi(ipcTransport(fakeIpcRenderer().ipc));
+    const hidden = OPERATION_NAMES.filter((name) => !("window" in operations[name]));
+    expect(hidden).toEqual(expect.arrayContaining(["release", "heartbeat", "routeAdmit", "routeOutcome"]));
+    for (const name of hidden) {
+      expect(Object.keys(api.call)).not.toContain(name);
+      expect(Object.keys(api.call)).not.toContain(operations[name].http[1]);
+    }
+  });
+
+  test("each call invokes its own channel with the request as given", async () => {
     const { ipc, invoked } = fakeIpcRenderer();
-    const api = buildDesktopApi(ipcTransport(ipc)) as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
+    const calls = buildDesktopApi(ipcTransport(ipc)).call as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
     for (const channel of INVOKE_CHANNELS) {
       const request = { marker: channel };
-      await expect(api[DESKTOP_METHODS[channel]]!(request)).resolves.toEqual({ ok: true, value: channel });
+      await expect(calls[channel]!(request)).resolves.toEqual({ ok: true, value: channel });
     }
     expect(invoked).toEqual(INVOKE_CHANNELS.map((channel) => [channel, { marker: channel }]));
   });
@@ -44,11 +59,10 @@ describe("window.headroom", () => {
     const { ipc } = fakeIpcRenderer();
     const api = buildDesktopApi(ipcTransport(ipc));
     for (const topic of PUSH_TOPICS) {
-      const subscribe = api[DESKTOP_SUBSCRIPTIONS[topic]] as (listener: (snapshot: unknown) => void) => () => void;
       const first: unknown[][] = [];
       const second: unknown[][] = [];
-      const stopFirst = subscribe((...args) => first.push(args));
-      subscribe((...args) => second.push(args));
+      const stopFirst = api.subscribe(topic, (...args: unknown[]) => first.push(args));
+      api.subscribe(topic, (...args: unknown[]) => second.push(args));
       const event = { sender: ipc };
       ipc.emitter.emit(pushChannel(topic), event, { n: 1 });
       stopFirst();
@@ -60,8 +74,10 @@ describe("window.headroom", () => {
     }
   });
 
-  test("a subscription without a function is refused at once", () => {
+  test("a subscription without a function, or to an unknown topic, is refused at once", () => {
     const api = buildDesktopApi(ipcTransport(fakeIpcRenderer().ipc));
-    expect(() => (api.onStatus as unknown as (x: unknown) => void)("nope")).toThrow(/onStatus needs a listener/);
+    const subscribe = api.subscribe as unknown as (topic: unknown, listener: unknown) => void;
+    expect(() => subscribe("status", "nope")).toThrow(/needs a listener/);
+    expect(() => subscribe("secrets", () => undefined)).toThrow(/subscribe needs one of status, routes, history/);
   });
 });

@@ -1,7 +1,7 @@
 // Reading "was this a rate limit, and how long should we wait" out of agent output and
 // provider responses (SPEC §6). Pure functions: `now` is a parameter, nothing here caps a
 // wait (callers apply their own cap, e.g. the 300 s pause cap of SPEC §1).
-import { parseUnitDuration } from "../../shared/duration";
+import { parseUnitDuration } from "./duration";
 
 // A 429 counts only as a number of its own: not inside 14290, a port (:4290), a hex hash
 // (a429f), a version (1.429) or a decimal (429.5). "HTTP_429" and "429." still count.

@@ -1,0 +1,30 @@
+// The one place the service changes the settings the user set: providers and breaker settings
+// each have one method, so what is written, and when, is read in one file. (Held leases are
+// the lease journal's, which batches them.)
+import type { ProviderSettings } from "../../shared/schemas";
+import type { BreakerSettings } from "../../shared/types";
+import type { SettingsStore } from "../settings/settings-store";
+
+export class SettingsWriter {
+  constructor(private readonly store: SettingsStore) {}
+
+  saveProvider(providerId: string, settings: ProviderSettings): void {
+    this.store.update((draft) => {
+      draft.providers[providerId] = settings;
+    });
+  }
+
+  /** Forgets a provider's settings and its held leases. */
+  forgetProvider(providerId: string): void {
+    this.store.update((draft) => {
+      delete draft.providers[providerId];
+      draft.leases = draft.leases.filter((lease) => lease.providerId !== providerId);
+    });
+  }
+
+  saveRoutes(settings: BreakerSettings): void {
+    this.store.update((draft) => {
+      draft.routes = { ...settings };
+    });
+  }
+}
