@@ -25,6 +25,7 @@ export const DESKTOP_SUBSCRIPTIONS = {
   status: "onStatus",
   routes: "onRoutes",
   history: "onHistory",
+  "history-added": "onHistoryAdded",
 } as const satisfies Record<PushTopic, string>;
 
 /** The push channel name for a topic, main → renderer. */

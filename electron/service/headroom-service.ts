@@ -146,6 +146,16 @@ export class HeadroomService {
     return { events: this.history.newestFirst() };
   }
 
+  /** Where the history stands now: pass it to `historySince` to get only what came after. */
+  historyCursor(): number {
+    return this.history.added;
+  }
+
+  /** Events recorded after `cursor`, newest first, and the cursor to ask with next time. */
+  historySince(cursor: number): { events: HistoryEvent[]; cursor: number } {
+    return { events: this.history.since(cursor), cursor: this.history.added };
+  }
+
   // ── provider settings ──────────────────────────────────────────────────────
 
   /** The only way a provider comes into being (SPEC §3). A manual limit clears any auto-reduction. */

@@ -1,6 +1,6 @@
 // The Electron window's Bridge: one named preload method per message (shared/desktop-api.ts).
 // IPC cannot drop while the window lives, so the connection is live from the start.
-import type { Bridge, InvokeChannel, InvokeMap, PushMap, PushTopic, Result } from "../../shared/contract";
+import type { Bridge, InvokeChannel, InvokeMap, PushMap, PushTopic, Result, SnapshotTopic } from "../../shared/contract";
 import { DESKTOP_METHODS, DESKTOP_SUBSCRIPTIONS, type DesktopApi } from "../../shared/desktop-api";
 
 export function createElectronBridge(api: DesktopApi): Bridge {
@@ -18,8 +18,8 @@ export function createElectronBridge(api: DesktopApi): Bridge {
     }));
   }
 
-  /** The getter whose answer stands in for a topic's first push. */
-  const firstSnapshot: { [T in PushTopic]: () => Promise<Result<PushMap[T]>> } = {
+  /** The getter whose answer stands in for a topic's first push (`history-added` has none). */
+  const firstSnapshot: { [T in SnapshotTopic]: () => Promise<Result<PushMap[T]>> } = {
     status: () => invoke("status:get"),
     routes: () => invoke("routes:get"),
     history: () => invoke("history:get"),
@@ -36,9 +36,11 @@ export function createElectronBridge(api: DesktopApi): Bridge {
       });
       // Main pushes on change only; the first picture comes from the getter, unless a push
       // already brought something newer.
-      void (firstSnapshot[topic] as () => Promise<Result<PushMap[T]>>)().then((result) => {
-        if (result.ok && !pushed) listener(result.value);
-      });
+      if (topic !== "history-added") {
+        void (firstSnapshot[topic as SnapshotTopic] as () => Promise<Result<PushMap[T]>>)().then((result) => {
+          if (result.ok && !pushed) listener(result.value);
+        });
+      }
       return unsubscribe;
     },
     onConnection(listener) {

@@ -3,7 +3,7 @@
 // change is what tells us leases moved; an idle provider needs no request at all).
 import type { Bridge } from "../../shared/contract";
 import type { ConcurrencyStatusEntry } from "../../shared/types";
-import { applyHistory, applyLeases, applyRoutes, applyStatus, NO_LEASES } from "./apply-snapshots";
+import { applyHistory, applyHistoryAdded, applyLeases, applyRoutes, applyStatus, NO_LEASES } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
 
 export interface ConnectOptions {
@@ -47,6 +47,7 @@ export function connectStore(store: HeadroomStore, bridge: Bridge, options: Conn
     }),
     bridge.subscribe("routes", (routes) => store.setState((state) => applyRoutes(state, routes))),
     bridge.subscribe("history", ({ events }) => store.setState((state) => applyHistory(state, events))),
+    bridge.subscribe("history-added", ({ events }) => store.setState((state) => applyHistoryAdded(state, events))),
     bridge.onConnection((connection) => {
       store.setState({ connection });
       if (connection === "live" && !store.getState().hostInfo) {

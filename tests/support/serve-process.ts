@@ -14,10 +14,14 @@ export interface ServeProcess {
   /** What serve printed: the window's address with the token in the fragment. */
   windowUrl: string;
   port: number;
+  /** The serve process, for its memory (/proc) or a kill -9. */
+  pid: number;
   token: string;
   dataDir: string;
   client: ApiClient;
   stop(): Promise<void>;
+  /** kill -9: no shutdown code runs, as in a power cut of the process. */
+  crash(): Promise<void>;
 }
 
 function withoutHeadroomEnv(): NodeJS.ProcessEnv {
@@ -46,12 +50,22 @@ export function startServe(options: { dataDir: string; port?: number }): Promise
         url,
         windowUrl,
         port,
+        pid: child.pid!,
         token,
         dataDir: options.dataDir,
         client: createApiClient({ baseUrl: url, token }),
         stop: () => stopChild(child),
+        crash: () => crashChild(child),
       });
     });
+  });
+}
+
+function crashChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
   });
 }
 
