@@ -96,10 +96,10 @@ export const API_ROUTES: ApiRoute[] = [
     handler: async (c) => {
       const id = lease(c);
       const body = valid(checkReleaseBody(await c.body()));
-      return c.service.release(id, body.outcome, body.retryAfterMs);
+      return c.service.releaseSaved(id, body.outcome, body.retryAfterMs);
     },
   },
-  { method: "DELETE", pattern: "/concurrency/leases/:leaseId", handler: (c) => c.service.releaseByHand(lease(c)) },
+  { method: "DELETE", pattern: "/concurrency/leases/:leaseId", handler: (c) => c.service.releaseByHandSaved(lease(c)) },
   { method: "GET", pattern: "/routes", handler: ({ service }) => service.routes() },
   {
     method: "PUT",

@@ -23,12 +23,13 @@ import type { Clock } from "../engine/clock";
 import type { AdmitResult, RouteBreaker } from "../engine/breaker-types";
 import type { ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createRouteBreaker } from "../engine/route-breaker";
+import { dirname } from "node:path";
 import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
-import { ProviderRegistry } from "./provider-registry";
-import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
+import { ProviderRegistry, type Provider } from "./provider-registry";
+import { abandoned, notSaved, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
 export type Topic = "status" | "routes" | "history";
 
@@ -160,7 +161,10 @@ export class HeadroomService {
 
   /** The only way a provider comes into being (SPEC §3). A manual limit clears any auto-reduction. */
   setLimit(providerId: string, limit: number): LimitView {
-    this.assertOpen();
+    return this.saving(() => this.applyLimit(providerId, limit));
+  }
+
+  private applyLimit(providerId: string, limit: number): LimitView {
     const existing = this.providers.get(providerId);
     if (existing) {
       const before = existing.pool.config();
@@ -182,18 +186,29 @@ export class HeadroomService {
   }
 
   setCooldown(providerId: string, cooldownMs: number): CooldownView {
-    this.providers.require(providerId).pool.setCooldown(cooldownMs);
-    return this.cooldown(providerId);
+    const { pool } = this.providers.require(providerId);
+    return this.saving(() => {
+      pool.setCooldown(cooldownMs);
+      return this.cooldown(providerId);
+    });
   }
 
   setProviderConfig(providerId: string, patch: ProviderConfigPatch): ProviderConfigView {
-    this.providers.configure(this.providers.require(providerId), patch);
-    this.emit("status");
-    return this.providerConfig(providerId);
+    const provider = this.providers.require(providerId);
+    return this.saving(() => {
+      this.providers.configure(provider, patch);
+      this.emit("status");
+      return this.providerConfig(providerId);
+    });
   }
 
   removeProvider(providerId: string): { removed: true } {
     const provider = this.providers.require(providerId);
+    return this.saving(() => this.forget(provider));
+  }
+
+  private forget(provider: Provider): { removed: true } {
+    const providerId = provider.id;
     for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
     this.providers.remove(provider);
     this.record({ kind: "provider_removed", providerId, message: `Provider ${providerId} removed.` });
@@ -209,8 +224,10 @@ export class HeadroomService {
 
   dismissNotice(providerId: string): ConcurrencyStatusEntry {
     const provider = this.providers.require(providerId);
-    provider.pool.dismissNotice();
-    return this.providers.entryOf(provider);
+    return this.saving(() => {
+      provider.pool.dismissNotice();
+      return this.providers.entryOf(provider);
+    });
   }
 
   // ── leases ─────────────────────────────────────────────────────────────────
@@ -232,6 +249,15 @@ export class HeadroomService {
     }
     const { lease } = result;
     this.book.hold(lease.leaseId, lease.providerId);
+    if (lease.expiresAt !== undefined) {
+      // Nothing is acknowledged that is not saved: a lease that cannot be written goes back at once.
+      try {
+        await this.journal.saved();
+      } catch (error) {
+        this.undelivered(lease.leaseId);
+        throw notSaved(this.dataDir(), (error as Error).message, "no slot was taken");
+      }
+    }
     return {
       leaseId: lease.leaseId,
       providerId: lease.providerId,
@@ -263,6 +289,18 @@ export class HeadroomService {
     }
     if (this.book.endedRecently(leaseId)) return { released: false };
     throw unknownLease(leaseId);
+  }
+
+  /**
+   * Releases and answers once the release is on disk. When it cannot be saved the slot is
+   * freed anyway (a release must never keep a slot) and the answer is 503.
+   */
+  async releaseSaved(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): Promise<{ released: boolean }> {
+    return this.afterSave(this.release(leaseId, outcome, retryAfterMs));
+  }
+
+  async releaseByHandSaved(leaseId: string): Promise<{ released: boolean }> {
+    return this.afterSave(this.releaseByHand(leaseId));
   }
 
   releaseByHand(leaseId: string): { released: boolean } {
@@ -301,12 +339,14 @@ export class HeadroomService {
   }
 
   setRouteSettings(patch: Partial<BreakerSettings>): BreakerSettings {
-    const settings = this.breaker.setSettings(patch);
-    this.options.store.update((draft) => {
-      draft.routes = { ...settings };
+    return this.saving(() => {
+      const settings = this.breaker.setSettings(patch);
+      this.options.store.update((draft) => {
+        draft.routes = { ...settings };
+      });
+      this.emit("routes");
+      return settings;
     });
-    this.emit("routes");
-    return settings;
   }
 
   // ── lifecycle and change feed ──────────────────────────────────────────────
@@ -351,5 +391,32 @@ export class HeadroomService {
 
   private assertOpen(): void {
     if (this.closed) throw shuttingDown();
+  }
+
+  private dataDir(): string {
+    return dirname(this.options.store.path);
+  }
+
+  /**
+   * A settings change is made only when the data folder can be written now, and answered only
+   * once it is on disk (SPEC §1: nothing is acknowledged that is not saved).
+   */
+  private saving<T>(change: () => T): T {
+    this.assertOpen();
+    const before = this.options.store.rewrite();
+    if (before !== undefined) throw notSaved(this.dataDir(), before, "the change was not made");
+    const result = change();
+    const after = this.options.store.writeError();
+    if (after !== undefined) throw notSaved(this.dataDir(), after, "the change applies until Headroom exits");
+    return result;
+  }
+
+  private async afterSave<T>(answer: T): Promise<T> {
+    try {
+      await this.journal.saved();
+    } catch (error) {
+      throw notSaved(this.dataDir(), (error as Error).message, "the slot is free, but a restart may bring the lease back until it expires");
+    }
+    return answer;
   }
 }

@@ -43,3 +43,11 @@ export function queueTimeout(providerId: string, timeoutMs: number): ServiceErro
 export function abandoned(): ServiceError {
   return new ServiceError("unavailable", "The request was abandoned while it waited.");
 }
+
+/** The data folder cannot be written (SPEC §1): 503, naming the folder and the OS error. */
+export function notSaved(folder: string, osError: string, consequence: string): ServiceError {
+  return new ServiceError(
+    "unavailable",
+    `Headroom cannot save to its data folder ${folder} (${osError}); ${consequence}. Make the folder writable (permissions, free space) and retry.`,
+  );
+}
