@@ -1,11 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 import type { AcquireRequest } from "../../shared/validate";
 import type { HeadroomService } from "../service/headroom-service";
 import { sendJson } from "./http-io";
-
-/** How long after the answer left a reset still means the client never read it (loopback: ~1 ms). */
-const RESET_GRACE_MS = 1_000;
 
 /**
  * Holds the request open until a slot is free. A client that hangs up while queued leaves the
@@ -31,12 +27,7 @@ export async function acquireLongPoll(
     const admission = await service.acquire({ ...request, signal: abandoned.signal });
     // A hang-up that arrived together with the release that admitted us is read first.
     await new Promise((resolve) => setImmediate(resolve));
-    if (gone() || !(await delivered(res, admission))) {
-      service.undelivered(admission.leaseId);
-      return undefined;
-    }
-    // Written but reset by the peer: the client closed before reading its admission.
-    onResetSoon(req.socket, () => service.undelivered(admission.leaseId));
+    if (gone() || !(await delivered(res, admission))) service.undelivered(admission.leaseId);
     return undefined;
   } finally {
     res.off("close", onClose);
@@ -62,18 +53,4 @@ function delivered(res: ServerResponse, body: unknown): Promise<boolean> {
     sendJson(res, 200, body);
     if (res.destroyed && !res.writableFinished) settle(false);
   });
-}
-
-function onResetSoon(socket: Socket, undelivered: () => void): void {
-  const onError = (error: NodeJS.ErrnoException) => {
-    if (error.code === "ECONNRESET" || error.code === "EPIPE") undelivered();
-  };
-  const stop = () => {
-    clearTimeout(timer);
-    socket.off("error", onError);
-  };
-  const timer = setTimeout(stop, RESET_GRACE_MS);
-  timer.unref();
-  socket.on("error", onError);
-  socket.once("close", stop);
 }

@@ -28,12 +28,14 @@ function withoutHeadroomEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("HEADROOM_")));
 }
 
-export function startServe(options: { dataDir: string; port?: number }): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "electron/serve.ts", "--port", String(options.port ?? 0), "--proxy-port", "0", "--data-dir", options.dataDir],
-    { cwd: repoRoot, env: withoutHeadroomEnv(), stdio: ["ignore", "pipe", "pipe"] },
-  );
+/** `script` replaces serve's entry point and arguments (the soak's host passes its own). */
+export function startServe(options: { dataDir: string; port?: number; script?: string[] }): Promise<ServeProcess> {
+  const serveArgs = ["electron/serve.ts", "--port", String(options.port ?? 0), "--proxy-port", "0", "--data-dir", options.dataDir];
+  const child = spawn(process.execPath, ["--import", "tsx", ...(options.script ?? serveArgs)], {
+    cwd: repoRoot,
+    env: withoutHeadroomEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
