@@ -9,6 +9,8 @@ export const PROVIDER = "soak";
 export interface Ledger {
   /** Acknowledged admissions of live agents not yet released. */
   held: Set<string>;
+  /** When each admission was acknowledged: a lease whose TTL ran out while the host was down is gone by design. */
+  ackedAt: Map<string, number>;
   /** Acknowledged releases. */
   released: Set<string>;
   /** Releases sent and not answered yet: after a crash they may have landed either way. */
@@ -22,6 +24,7 @@ export interface Ledger {
 
 export const newLedger = (): Ledger => ({
   held: new Set(),
+  ackedAt: new Map(),
   released: new Set(),
   releasing: new Set(),
   abandoned: new Set(),
@@ -85,6 +88,7 @@ export async function runAgent(
     }
     ledger.admissions++;
     ledger.held.add(leaseId);
+    ledger.ackedAt.set(leaseId, Date.now());
     if (Math.random() < 0.05) {
       // Killed mid-task: the slot stays held until the lease expires.
       ledger.crashes++;
