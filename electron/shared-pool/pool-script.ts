@@ -1,0 +1,315 @@
+// The one Lua script that changes a shared provider's state in Redis (SPEC §7). Every
+// operation runs atomically inside it, judged at the time the host passes in (ARGV[4]),
+// so §1's rules read exactly as in the local pool (electron/engine/provider-pool.ts) and a
+// test drives both with one fake clock. The backoff constants come from the engine's own
+// module, so there is one place to change them.
+//
+// Keys live under `<prefix>:<providerId>:` (computed in the script: a single Redis node or
+// primary, never Redis Cluster, SPEC §7):
+//   cfg        hash  limit, cooldownMs, autoReduced (0/1), autoReducedFrom
+//   state      hash  pausedUntil, c429 (consecutive 429s), gen (reductions so far), seq (arrivals)
+//   held       hash  leaseId -> "gen|admittedAt|host"   (gen: reductions before its admission)
+//   queue      zset  waiterId scored by arrival seq     (FIFO by arrival at Redis)
+//   waiters    hash  waiterId -> "enqueuedAt|deadline|host" (deadline -1: none)
+//   recycling  zset  leaseId scored by the time its cooldown ends
+//   inbox:<h>  list  answers for host h's waiters: "a|id|admittedAt|enqueuedAt" or "t|id"
+//   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
+// state.upSince is when this provider's state was (re)created: a host is judged dead when
+// now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
+// hosts to come back before freeing anything of theirs.
+// Waiter and lease ids are `<host>#<n>`: namespaced by host, and a lease keeps its waiter's id.
+import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/backoff";
+
+/** A host silent this long loses its leases (released as failures) and its waiters (SPEC §7). */
+export const HOST_EXPIRY_MS = 10_000;
+/** How often a host says it is alive. */
+export const HOST_REFRESH_MS = 2_000;
+
+/** What each operation's reply carries in its first element (see `SharedPool`). */
+export const OPERATIONS = [
+  "seed",
+  "acquire",
+  "leave",
+  "release",
+  "undelivered",
+  "setLimit",
+  "setCooldown",
+  "resume",
+  "drive",
+  "depart",
+  "status",
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+const LUA = String.raw`
+-- nowArg is handed to Redis as given: formatting a Lua number costs more than the command.
+local op, P, host, nowArg = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local now = tonumber(nowArg)
+local CFG, STATE, HELD = P..':cfg', P..':state', P..':held'
+local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
+local HOSTS = P..':hosts'
+local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
+local HOST_EXPIRY = ${HOST_EXPIRY_MS}
+
+-- Read once; every change below writes through to Redis and to these locals.
+local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom')
+local limit, cooldown = tonumber(cfg[1]) or 1, tonumber(cfg[2]) or 0
+local autoReduced, autoReducedFrom = tonumber(cfg[3]) or 0, tonumber(cfg[4]) or -1
+local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429')
+local pauseEnd, gen, upSince, c429 = tonumber(st[1]), tonumber(st[2]) or 0, tonumber(st[3]), tonumber(st[4]) or 0
+-- A recycling slot is free from the instant its cooldown ends.
+local recycling, held = redis.call('ZCARD', RECYCLING), redis.call('HLEN', HELD)
+if recycling > 0 then
+  redis.call('ZREMRANGEBYSCORE', RECYCLING, '-inf', nowArg)
+  recycling = redis.call('ZCARD', RECYCLING)
+end
+
+-- Answers for this host go back in the reply; other hosts find theirs in their inbox.
+local mine, told = {}, {}
+local function tell(h, entry)
+  if h == host then
+    mine[#mine + 1] = entry
+  else
+    redis.call('RPUSH', P..':inbox:'..h, entry)
+    told[h] = true
+  end
+end
+
+-- The pause, only while it lasts: at its end instant admission is open again.
+local function pausedUntil()
+  if pauseEnd and now < pauseEnd then return pauseEnd end
+  return nil
+end
+local function hasFree() return held + recycling < limit and not pausedUntil() end
+local function recycle(id)
+  if cooldown > 0 then
+    redis.call('ZADD', RECYCLING, now + cooldown, id)
+    recycling = recycling + 1
+  end
+end
+
+local function admit(id, enqueuedAt, h)
+  redis.call('HSET', HELD, id, string.format('%d|%d|%s', gen, now, h))
+  held = held + 1
+  tell(h, string.format('a|%s|%d|%d', id, now, enqueuedAt))
+end
+local function unqueue(id)
+  local rec = redis.call('HGET', WAITERS, id)
+  if not rec then return nil end
+  redis.call('HDEL', WAITERS, id)
+  redis.call('ZREM', QUEUE, id)
+  local enq, deadline, h = string.match(rec, '^(%-?%d+)|(%-?%d+)|(.*)$')
+  return tonumber(enq), tonumber(deadline), h
+end
+
+-- Admits queued waiters, oldest first, while slots and the pause allow. A head whose
+-- deadline passed (its host is late to say so) is answered with a timeout instead.
+local function drive()
+  while hasFree() do
+    local head = redis.call('ZRANGE', QUEUE, 0, 0)[1]
+    if not head then return end
+    local enq, deadline, h = unqueue(head)
+    if deadline >= 0 and deadline <= now then tell(h, 't|'..head) else admit(head, enq, h) end
+  end
+end
+
+-- A waiter that cannot outwait the pause is answered now (SPEC §1).
+local function timeOutBefore(untilAt)
+  for _, id in ipairs(redis.call('ZRANGE', QUEUE, 0, -1)) do
+    local rec = redis.call('HGET', WAITERS, id)
+    local deadline = tonumber(string.match(rec, '^%-?%d+|(%-?%d+)|'))
+    if deadline >= 0 and deadline < untilAt then
+      local _, _, h = unqueue(id)
+      tell(h, 't|'..id)
+    end
+  end
+end
+
+local function pauseAfter429(consecutive, retryAfter)
+  if retryAfter then return math.min(math.max(0, retryAfter), MAX_RETRY_AFTER) end
+  local doublings = math.min(math.max(0, consecutive - 1), 30)
+  return math.min(FIRST_BACKOFF * 2 ^ doublings, MAX_BACKOFF)
+end
+
+-- Returns whether the pause was extended, its end, and whether the limit was lowered.
+local function rateLimited(leaseGen, retryAfter)
+  local current = pausedUntil()
+  c429 = c429 + 1
+  redis.call('HSET', STATE, 'c429', c429)
+  local untilAt = now + pauseAfter429(c429, retryAfter)
+  local extended = 0
+  if untilAt > now and (not current or untilAt > current) then
+    redis.call('HSET', STATE, 'pausedUntil', untilAt)
+    pauseEnd = untilAt
+    extended = 1
+    timeOutBefore(untilAt)
+  end
+  -- One pause window lowers the limit once; a late 429 from a lease admitted before the
+  -- last reduction speaks of the old limit; at limit 1 a 429 only pauses.
+  if current or leaseGen ~= gen or limit <= 1 then return extended, untilAt, 0 end
+  if autoReduced == 0 then
+    autoReducedFrom = limit
+    redis.call('HSET', CFG, 'autoReducedFrom', limit)
+  end
+  limit, autoReduced, gen = limit - 1, 1, gen + 1
+  redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 1)
+  redis.call('HSET', STATE, 'gen', gen)
+  return extended, untilAt, 1
+end
+
+-- Hosts that are gone (silent too long, or departed) free their slots: their leases are
+-- released as failures (recycling as usual) and their waiters leave the queue.
+local function forgetHosts(hosts)
+  local gone = {}
+  for _, h in ipairs(hosts) do
+    gone[h] = true
+    redis.call('ZREM', HOSTS, h)
+    redis.call('DEL', P..':inbox:'..h)
+  end
+  local leases = redis.call('HGETALL', HELD)
+  for i = 1, #leases, 2 do
+    if gone[string.match(leases[i + 1], '^%d+|%-?%d+|(.*)$')] then
+      redis.call('HDEL', HELD, leases[i])
+      held = held - 1
+      recycle(leases[i])
+    end
+  end
+  local waiters = redis.call('HGETALL', WAITERS)
+  for i = 1, #waiters, 2 do
+    if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
+  end
+  drive()
+end
+
+local function expireHosts()
+  if not upSince then
+    upSince = now
+    redis.call('HSET', STATE, 'upSince', nowArg)
+    return
+  end
+  local cutoff = now - HOST_EXPIRY
+  if upSince >= cutoff then return end
+  local dead = redis.call('ZRANGEBYSCORE', HOSTS, '-inf', '('..cutoff)
+  if #dead > 0 then forgetHosts(dead) end
+end
+
+-- When the longest-silent other host would expire: a host with waiters wakes then.
+local function nextExpiry()
+  local oldest = redis.call('ZRANGE', HOSTS, 0, 1, 'WITHSCORES')
+  for i = 1, #oldest, 2 do
+    if oldest[i] ~= host then return math.max(tonumber(oldest[i + 1]), upSince or now) + HOST_EXPIRY + 1 end
+  end
+  return -1
+end
+
+-- A host says it is alive, and looks for hosts that are not, on 'drive': its 2 s heartbeat,
+-- its wake-ups and its fallback poll. Admission and release stay lean (two round trips).
+local sweeping = op == 'drive' or op == 'seed'
+if sweeping then
+  redis.call('ZADD', HOSTS, nowArg, host)
+  expireHosts()
+end
+
+local result
+if op == 'seed' then
+  -- If Redis already holds the provider, its settings win (SPEC §7).
+  if redis.call('EXISTS', CFG) == 0 then
+    redis.call('HSET', CFG, 'limit', ARGV[5], 'cooldownMs', ARGV[6], 'autoReduced', ARGV[7])
+    if tonumber(ARGV[8]) >= 0 then redis.call('HSET', CFG, 'autoReducedFrom', ARGV[8]) end
+    result = {1}
+  else
+    result = {0}
+  end
+elseif op == 'acquire' then
+  local id, deadline, zero = ARGV[5], tonumber(ARGV[6]), ARGV[7] == '1'
+  local pu = pausedUntil()
+  -- The client resends a command whose reply a dropped connection lost: the second one finds
+  -- the waiter already held (its admission is told again) or queued, and changes nothing.
+  local already = redis.call('HGET', HELD, id)
+  if already then
+    local admittedAt = string.match(already, '^%d+|(%-?%d+)|')
+    tell(host, 'a|'..id..'|'..admittedAt..'|'..admittedAt)
+  elseif redis.call('HEXISTS', WAITERS, id) == 1 then
+    -- still queued: nothing to do
+  elseif hasFree() and redis.call('ZCARD', QUEUE) == 0 then
+    admit(id, now, host)
+  elseif zero or (deadline >= 0 and pu and deadline < pu) then
+    tell(host, 't|'..id)
+  else
+    local seq = redis.call('HINCRBY', STATE, 'seq', 1)
+    redis.call('ZADD', QUEUE, seq, id)
+    redis.call('HSET', WAITERS, id, string.format('%d|%d|%s', now, deadline, host))
+  end
+  result = {1}
+elseif op == 'leave' then
+  result = {unqueue(ARGV[5]) and 1 or 0}
+elseif op == 'release' or op == 'undelivered' then
+  local rec = redis.call('HGET', HELD, ARGV[5])
+  if not rec then
+    result = {0}
+  else
+    redis.call('HDEL', HELD, ARGV[5])
+    held = held - 1
+    local extended, untilAt, reduced = 0, 0, 0
+    if op == 'release' then
+      local outcome = ARGV[6]
+      if outcome == 'success' then
+        if c429 ~= 0 then redis.call('HSET', STATE, 'c429', 0) end
+      elseif outcome == 'rate_limited' then
+        extended, untilAt, reduced = rateLimited(tonumber(string.match(rec, '^(%d+)|')), tonumber(ARGV[7]))
+      end
+      recycle(ARGV[5])
+    end
+    drive()
+    result = {1, extended, untilAt, reduced, limit}
+  end
+elseif op == 'setLimit' then
+  limit, autoReduced, autoReducedFrom = tonumber(ARGV[5]), 0, -1
+  redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 0)
+  redis.call('HDEL', CFG, 'autoReducedFrom')
+  drive()
+  result = {1}
+elseif op == 'setCooldown' then
+  redis.call('HSET', CFG, 'cooldownMs', ARGV[5])
+  result = {1}
+elseif op == 'resume' then
+  local wasPaused = pausedUntil() and 1 or 0
+  redis.call('HDEL', STATE, 'pausedUntil')
+  pauseEnd = nil
+  drive()
+  result = {wasPaused}
+elseif op == 'drive' then
+  drive()
+  result = {1}
+elseif op == 'depart' then
+  -- A host leaving the provider hands back what it holds, as a host that died would.
+  forgetHosts({host})
+  result = {1}
+elseif op == 'status' then
+  result = {
+    limit, held, redis.call('ZCARD', QUEUE), pausedUntil() or -1, cooldown, autoReduced, autoReducedFrom,
+    recycling, redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'),
+  }
+else
+  return redis.error_reply('unknown shared pool operation '..tostring(op))
+end
+
+-- Other hosts with new answers are woken. A wake-up ('drive') or a waiter giving up
+-- ('leave') also collects what other hosts left for this one, oldest first.
+for h in pairs(told) do redis.call('PUBLISH', P..':wake:'..h, '1') end
+local answers = mine
+if op == 'drive' or op == 'leave' then
+  answers = redis.call('LRANGE', P..':inbox:'..host, 0, -1)
+  if #answers > 0 then redis.call('DEL', P..':inbox:'..host) end
+  for _, entry in ipairs(mine) do answers[#answers + 1] = entry end
+end
+local times = {}
+if recycling > 0 then
+  local wakeAt = redis.call('ZRANGEBYSCORE', RECYCLING, '('..now, '+inf', 'WITHSCORES')
+  for i = 2, #wakeAt, 2 do times[#times + 1] = tonumber(wakeAt[i]) end
+end
+if pausedUntil() then times[#times + 1] = pauseEnd end
+return {result, answers, times, (sweeping or op == 'acquire') and nextExpiry() or 0}
+`;
+
+export const POOL_SCRIPT: string = LUA;

@@ -1,0 +1,73 @@
+// One host's link to the Redis that shared providers live in: a command connection that
+// runs the pool script (EVAL on a socket's first use, EVALSHA after: ioredis's defineCommand)
+// and a subscriber connection for wake-ups. Commands on one connection run in the order
+// they were sent, which is what lets a host judge every operation at the time it was asked.
+import { Redis } from "ioredis";
+import { POOL_SCRIPT } from "./pool-script";
+
+/**
+ * What the script answers: the operation's own figures, this host's answers, the instants
+ * Redis's state changes by itself (cooldown and pause ends), and when the longest-silent
+ * other host would expire (-1: no other host; 0: not looked at by this operation).
+ */
+export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[], hostExpiresAt: number];
+
+type ScriptRunner = (...args: (string | number)[]) => Promise<ScriptReply>;
+
+export interface RedisLink {
+  /** Runs one pool operation: `operation, keyPrefix, host, now, ...arguments`. */
+  run(args: (string | number)[]): Promise<ScriptReply>;
+  /** Calls `onWake` whenever another host left answers for `host` on this provider key prefix. */
+  subscribe(channel: string, onWake: () => void): Promise<() => Promise<void>>;
+  /** Redis's clock (`TIME`) in epoch ms. */
+  time(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function connectRedis(url: string): RedisLink {
+  const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
+  commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
+  const runScript = (commands as unknown as { headroomPool: ScriptRunner }).headroomPool.bind(commands);
+  let subscriber: Redis | undefined;
+  const listeners = new Map<string, Set<() => void>>();
+
+  const subscriberConnection = (): Redis => {
+    if (subscriber) return subscriber;
+    subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    subscriber.on("message", (channel: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener();
+    });
+    return subscriber;
+  };
+
+  return {
+    run: (args) => runScript(...args),
+    async subscribe(channel, onWake) {
+      const connection = subscriberConnection();
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await connection.subscribe(channel);
+      }
+      set.add(onWake);
+      return async () => {
+        set.delete(onWake);
+        if (set.size > 0) return;
+        listeners.delete(channel);
+        await connection.unsubscribe(channel);
+      };
+    },
+    async time() {
+      const [seconds, micros] = await commands.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    },
+    async ping() {
+      await commands.ping();
+    },
+    async close() {
+      await Promise.all([commands.quit(), subscriber?.quit()]);
+    },
+  };
+}

@@ -1,0 +1,278 @@
+// A provider pool whose state lives in Redis, shared by every host on the same Redis and key
+// prefix (SPEC §7). It asks the same questions as the local pool (electron/engine/
+// provider-pool.ts) and answers them the same way: the rules run in one Lua script
+// (pool-script.ts), judged at the time this host passes in. Here, on the host, only what is
+// the host's own: its waiters' promises, their deadlines and abort signals, timers for the
+// moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
+// hosts, and the wait percentiles of its own admissions.
+import type { ConcurrencyStatusEntry, HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
+import { checkCooldownMs, checkLimit } from "../../shared/validate";
+import { valid } from "../engine/adaptive-limit";
+import type { Clock, TimerHandle } from "../engine/clock";
+import * as say from "../engine/pool-messages";
+import type { AcquireOptions, AcquireResult, Lease, PoolConfig } from "../engine/pool-types";
+import { WaitStats } from "../engine/wait-stats";
+import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { HOST_REFRESH_MS, type Operation } from "./pool-script";
+import type { RedisLink, ScriptReply } from "./redis-link";
+import { WakeTimers } from "./wake-timers";
+
+export interface SharedPoolDeps {
+  providerId: string;
+  /** This host's name in shared state (SPEC §7: HEADROOM_HOST_NAME, else `<hostname>:<port>`). */
+  host: string;
+  redis: RedisLink;
+  /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`). */
+  keyPrefix?: string;
+  /** Redis's time, in this host's terms it is `Date.now() + offset` (see redis-clock.ts). */
+  clock: Clock;
+  /** How often a host with waiters asks Redis again in case a wake-up was lost; 0 = never. */
+  pollMs?: number;
+  /** How often this host says it is alive (default 2 s); 0 = never, to play a host that died. */
+  refreshMs?: number;
+  onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
+  onChange?: () => void;
+  /** A call nobody awaits failed (Redis answered with an error); awaited calls reject instead. */
+  onError?: (error: Error) => void;
+}
+
+interface Waiting {
+  resolve: (result: AcquireResult) => void;
+  agentId: string | undefined;
+  deadline: TimerHandle | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/** SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's entry. */
+export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number };
+
+const DEFAULT_POLL_MS = 1_000;
+const NO_OPTIONS: AcquireOptions = Object.freeze({});
+
+export class SharedPool {
+  readonly providerId: string;
+  private readonly keys: string;
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly waits = new WaitStats();
+  private noticeDismissed = false;
+  private arrivals = 0;
+  private readonly timers: WakeTimers;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private disposed = false;
+
+  constructor(private readonly deps: SharedPoolDeps) {
+    this.providerId = deps.providerId;
+    this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
+    this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
+  }
+
+  /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
+  async start(config: PoolConfig): Promise<void> {
+    this.noticeDismissed = config.noticeDismissed;
+    this.unsubscribe = await this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive());
+    const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
+    await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from);
+    this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
+  }
+
+  // ── admission ──────────────────────────────────────────────────────────────
+
+  acquire(options: AcquireOptions = NO_OPTIONS): Promise<AcquireResult> {
+    if (this.disposed) return Promise.resolve(REMOVED);
+    if (options.signal?.aborted) return Promise.resolve(ABORTED);
+    const now = this.deps.clock.now();
+    const waiterId = `${this.deps.host}#${++this.arrivals}`;
+    const { timeoutMs, signal } = options;
+    return new Promise((resolve) => {
+      const onAbort = () => this.giveUp(waiterId, ABORTED);
+      const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort };
+      this.waiting.set(waiterId, entry);
+      // Armed now, on the caller's clock, so its deadline is judged in order with every other event.
+      if (timeoutMs !== undefined && timeoutMs > 0) {
+        entry.deadline = this.deps.clock.setTimeout(() => this.giveUp(waiterId, TIMED_OUT), timeoutMs);
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
+      const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
+      // Only a waiter that stayed queued needs the fallback poll.
+      this.background(
+        this.call("acquire", waiterId, deadline, zero).then(() => {
+          if (this.waiting.has(waiterId)) this.timers.startPolling();
+        }),
+      );
+    });
+  }
+
+  /**
+   * A waiter gives up. Whether it was admitted first is Redis's to say: the script that
+   * admitted it ran before this one, so its answer has reached this host already and this
+   * is a no-op; otherwise it leaves the queue and can never be admitted.
+   */
+  private giveUp(waiterId: string, result: AcquireResult): void {
+    this.background(
+      this.call("leave", waiterId).then((reply) => {
+        if (reply?.[0] === 1) this.answer(waiterId, result);
+      }),
+    );
+  }
+
+  private answer(waiterId: string, result: AcquireResult): void {
+    const entry = this.waiting.get(waiterId);
+    if (!entry) return;
+    this.waiting.delete(waiterId);
+    if (entry.deadline !== undefined) this.deps.clock.clearTimeout(entry.deadline);
+    entry.signal?.removeEventListener("abort", entry.onAbort);
+    if (this.waiting.size === 0) this.timers.stopPolling();
+    entry.resolve(result);
+  }
+
+  /** Answers from Redis for this host's waiters: `a|id|admittedAt|enqueuedAt` or `t|id`. */
+  private deliver(inbox: string[]): void {
+    for (const entry of inbox) {
+      if (entry.startsWith("t|")) {
+        this.answer(entry.slice(2), TIMED_OUT);
+        continue;
+      }
+      const enqueuedSep = entry.lastIndexOf("|");
+      const admittedSep = entry.lastIndexOf("|", enqueuedSep - 1);
+      const leaseId = entry.slice(2, admittedSep);
+      const admittedAt = Number(entry.slice(admittedSep + 1, enqueuedSep));
+      const enqueuedAt = Number(entry.slice(enqueuedSep + 1));
+      const waiter = this.waiting.get(leaseId);
+      // Answered already: a resent acquire tells its admission twice. The lease stays held.
+      if (!waiter) continue;
+      const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
+      if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
+      this.waits.record(admittedAt, admittedAt - enqueuedAt);
+      this.answer(leaseId, { ok: true, lease });
+    }
+  }
+
+  private drive(): void {
+    if (!this.disposed) this.background(this.call("drive"));
+  }
+
+  // ── release ────────────────────────────────────────────────────────────────
+
+  async release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "");
+    if (!reply || reply[0] !== 1) return false;
+    const [, extended, pausedUntil, reduced, limit] = reply as number[];
+    if (outcome === "rate_limited") {
+      this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
+      if (extended === 1) this.event("paused", say.pausedMessage(this.providerId, (pausedUntil as number) - now));
+    }
+    if (reduced === 1) {
+      this.noticeDismissed = false;
+      this.event("reduced", say.reductionNotice(this.providerId, (limit as number) + 1, limit as number));
+    }
+    return true;
+  }
+
+  async returnUndelivered(leaseId: string): Promise<boolean> {
+    return (await this.call("undelivered", leaseId))?.[0] === 1;
+  }
+
+  // ── settings ───────────────────────────────────────────────────────────────
+
+  async setLimit(limit: number): Promise<void> {
+    await this.call("setLimit", valid(checkLimit(limit)));
+    this.noticeDismissed = false;
+  }
+
+  async setCooldown(cooldownMs: number): Promise<void> {
+    await this.call("setCooldown", valid(checkCooldownMs(cooldownMs)));
+  }
+
+  async resume(): Promise<void> {
+    if ((await this.call("resume"))?.[0] === 1) this.event("resumed", say.resumedMessage(this.providerId));
+  }
+
+  /** The banner's dismissal stays on this host (SPEC §7). */
+  dismissNotice(): void {
+    this.noticeDismissed = true;
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────
+
+  async config(): Promise<PoolConfig> {
+    const { limit, cooldownMs, autoReduced, autoReducedFrom } = await this.status();
+    return { limit, cooldownMs, autoReduced, ...(autoReduced ? { autoReducedFrom } : {}), noticeDismissed: this.noticeDismissed };
+  }
+
+  async status(): Promise<SharedStatusEntry> {
+    const now = this.deps.clock.now();
+    const reply = await this.call("status");
+    if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
+    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[];
+    const waits = this.waits.percentiles(now);
+    return {
+      providerId: this.providerId,
+      limit: limit as number,
+      active: active as number,
+      queued: queued as number,
+      paused: pausedUntil !== -1,
+      ...(pausedUntil === -1 ? {} : { pausedUntil }),
+      cooldownMs: cooldownMs as number,
+      autoReduced: autoReduced === 1,
+      ...(autoReduced === 1
+        ? { autoReducedFrom: from, notice: say.reductionNotice(this.providerId, from as number, limit as number) }
+        : {}),
+      noticeDismissed: this.noticeDismissed,
+      recycling: recycling as number,
+      ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
+      shared: true,
+      hosts: hosts as number,
+    };
+  }
+
+  /** Resolves once every operation this host sent has been answered and its answers handled. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    const waiterIds = [...this.waiting.keys()];
+    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), this.call("depart")]);
+    this.disposed = true;
+    for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
+    this.timers.stop();
+    await this.unsubscribe?.();
+    await this.settled();
+  }
+
+  // ── the link ───────────────────────────────────────────────────────────────
+
+  /** Runs one operation at this instant; its answers and wake times are handled before it resolves. */
+  private call(operation: Operation, ...args: (string | number)[]): Promise<number[] | undefined> {
+    if (this.disposed) return Promise.resolve(undefined);
+    const now = this.deps.clock.now();
+    const sent = this.deps.redis
+      .run([operation, this.keys, this.deps.host, now, ...args])
+      .then((reply) => this.handle(reply));
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent)).catch(() => {});
+    return sent;
+  }
+
+  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {
+    this.deliver(inbox);
+    this.timers.at(wakeAt);
+    this.timers.hostExpiry(hostExpiresAt, this.waiting.size > 0);
+    this.deps.onChange?.();
+    return result;
+  }
+
+  private background(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  private event(kind: HistoryKind, message: string): void {
+    this.deps.onEvent?.({ kind, message });
+  }
+}

@@ -1,0 +1,43 @@
+// Shared pools on a fake clock against a real redis-server, for the shared pool's tests.
+import type { HistoryEvent } from "../../shared/types";
+import type { PoolConfig } from "../../electron/engine/pool-types";
+import { connectRedis, type RedisLink } from "../../electron/shared-pool/redis-link";
+import { SharedPool } from "../../electron/shared-pool/shared-pool";
+import type { FakeClock } from "./fake-clock";
+
+export const DEFAULT_CONFIG: PoolConfig = { limit: 2, cooldownMs: 0, autoReduced: false, noticeDismissed: false };
+
+let prefixes = 0;
+
+/** A key prefix no other pool in this process uses, so tests need not flush between them. */
+export function freshPrefix(): string {
+  return `t${process.pid}-${++prefixes}`;
+}
+
+export interface SharedHarness {
+  pool: SharedPool;
+  events: Omit<HistoryEvent, "at" | "providerId">[];
+}
+
+export async function sharedPool(
+  link: RedisLink,
+  clock: FakeClock,
+  config: Partial<PoolConfig> = {},
+  options: { host?: string; keyPrefix?: string; providerId?: string; refreshMs?: number } = {},
+): Promise<SharedHarness> {
+  const events: SharedHarness["events"] = [];
+  const pool = new SharedPool({
+    providerId: options.providerId ?? "anthropic",
+    host: options.host ?? "host-a",
+    keyPrefix: options.keyPrefix ?? freshPrefix(),
+    redis: link,
+    clock,
+    pollMs: 0,
+    ...(options.refreshMs === undefined ? {} : { refreshMs: options.refreshMs }),
+    onEvent: (event) => events.push(event),
+  });
+  await pool.start({ ...DEFAULT_CONFIG, ...config });
+  return { pool, events };
+}
+
+export { connectRedis };

@@ -1,0 +1,57 @@
+// One host in its own node process for the cross-process tests, on the real clock (Redis's,
+// via the offset). With WORKER_HOLD=n it takes n slots, prints { host, held } and keeps them
+// (and its heartbeat) until it is killed. Otherwise LANES loops share one SharedPool, each
+// taking a slot, calling the counting provider while holding it, and releasing it, until
+// COUNT calls are done; it prints { host, admitted, failures } and exits.
+import { systemClock } from "../../electron/engine/clock";
+import { redisClock } from "../../electron/shared-pool/redis-clock";
+import { connectRedis } from "../../electron/shared-pool/redis-link";
+import { SharedPool } from "../../electron/shared-pool/shared-pool";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined) throw new Error(`${name} is required`);
+  return value;
+};
+
+const link = connectRedis(env("WORKER_REDIS_URL"));
+const clock = await redisClock(link, systemClock);
+const host = env("WORKER_HOST");
+const pool = new SharedPool({ providerId: "team", host, keyPrefix: env("WORKER_PREFIX"), redis: link, clock });
+await pool.start({ limit: Number(env("WORKER_LIMIT")), cooldownMs: 0, autoReduced: false, noticeDismissed: false });
+
+const hold = process.env.WORKER_HOLD;
+if (hold !== undefined) {
+  for (let i = 0; i < Number(hold); i++) {
+    const result = await pool.acquire();
+    if (!result.ok) throw new Error(`could not take slot ${i + 1}: ${result.failure.kind}`);
+  }
+  process.stdout.write(`${JSON.stringify({ host, held: Number(hold) })}\n`);
+  // Keeps the process (and so its heartbeat) alive until the test kills it.
+  setInterval(() => {}, 60_000);
+  await new Promise(() => {});
+}
+
+const target = env("WORKER_TARGET");
+let remaining = Number(env("WORKER_COUNT"));
+let admitted = 0;
+let failures = 0;
+const lane = async () => {
+  while (remaining > 0) {
+    remaining--;
+    const result = await pool.acquire();
+    if (!result.ok) {
+      failures++;
+      continue;
+    }
+    admitted++;
+    const response = await fetch(`${target}/?host=${encodeURIComponent(host)}`);
+    await response.text();
+    await pool.release(result.lease.leaseId, response.ok ? "success" : "failure");
+  }
+};
+await Promise.all(Array.from({ length: Number(env("WORKER_LANES")) }, lane));
+process.stdout.write(`${JSON.stringify({ host, admitted, failures })}\n`);
+await pool.dispose();
+clock.stop();
+await link.close();
