@@ -23,15 +23,17 @@ import type { Clock } from "../engine/clock";
 import type { AdmitResult, RouteBreaker } from "../engine/breaker-types";
 import type { ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createRouteBreaker } from "../engine/route-breaker";
-import { dirname } from "node:path";
 import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
 import { ProviderRegistry, type Provider } from "./provider-registry";
-import { abandoned, notSaved, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
+import { changeSaved } from "./change-saved";
+import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
 export type Topic = "status" | "routes" | "history";
+
+const RELEASE_NOT_SAVED = "the slot is free, but a restart may bring the lease back until it expires";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -252,10 +254,10 @@ export class HeadroomService {
     if (lease.expiresAt !== undefined) {
       // Nothing is acknowledged that is not saved: a lease that cannot be written goes back at once.
       try {
-        await this.journal.saved();
+        await this.journal.saved("no slot was taken");
       } catch (error) {
         this.undelivered(lease.leaseId);
-        throw notSaved(this.dataDir(), (error as Error).message, "no slot was taken");
+        throw error;
       }
     }
     return {
@@ -296,11 +298,15 @@ export class HeadroomService {
    * freed anyway (a release must never keep a slot) and the answer is 503.
    */
   async releaseSaved(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): Promise<{ released: boolean }> {
-    return this.afterSave(this.release(leaseId, outcome, retryAfterMs));
+    const answer = this.release(leaseId, outcome, retryAfterMs);
+    await this.journal.saved(RELEASE_NOT_SAVED);
+    return answer;
   }
 
   async releaseByHandSaved(leaseId: string): Promise<{ released: boolean }> {
-    return this.afterSave(this.releaseByHand(leaseId));
+    const answer = this.releaseByHand(leaseId);
+    await this.journal.saved(RELEASE_NOT_SAVED);
+    return answer;
   }
 
   releaseByHand(leaseId: string): { released: boolean } {
@@ -393,30 +399,9 @@ export class HeadroomService {
     if (this.closed) throw shuttingDown();
   }
 
-  private dataDir(): string {
-    return dirname(this.options.store.path);
-  }
-
-  /**
-   * A settings change is made only when the data folder can be written now, and answered only
-   * once it is on disk (SPEC §1: nothing is acknowledged that is not saved).
-   */
+  /** SPEC §1: a settings change is made only if it can be saved, and answered once it is. */
   private saving<T>(change: () => T): T {
     this.assertOpen();
-    const before = this.options.store.rewrite();
-    if (before !== undefined) throw notSaved(this.dataDir(), before, "the change was not made");
-    const result = change();
-    const after = this.options.store.writeError();
-    if (after !== undefined) throw notSaved(this.dataDir(), after, "the change applies until Headroom exits");
-    return result;
-  }
-
-  private async afterSave<T>(answer: T): Promise<T> {
-    try {
-      await this.journal.saved();
-    } catch (error) {
-      throw notSaved(this.dataDir(), (error as Error).message, "the slot is free, but a restart may bring the lease back until it expires");
-    }
-    return answer;
+    return changeSaved(this.options.store, change);
   }
 }

@@ -5,6 +5,7 @@
 import type { Clock, TimerHandle } from "../engine/clock";
 import type { StoredLease } from "../settings/settings-schema";
 import type { SettingsStore } from "../settings/settings-store";
+import { notSaved } from "./service-error";
 
 const LAZY_WRITE_MS = 50;
 
@@ -36,13 +37,14 @@ export class LeaseJournal {
   }
 
   /**
-   * Resolves once everything changed so far is on disk; rejects with the OS error when the
-   * write failed. Callers in the same turn of the event loop share one write.
+   * Resolves once everything changed so far is on disk; when the write failed, rejects with a
+   * 503 naming the folder, the OS error and `consequence`. Callers in the same turn of the
+   * event loop share one write.
    */
-  saved(): Promise<void> {
+  saved(consequence: string): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject: (problem) => reject(new Error(problem)) });
+      this.waiters.push({ resolve, reject: (problem) => reject(notSaved(this.store.path, problem, consequence)) });
       if (this.commitScheduled) return;
       this.commitScheduled = true;
       setImmediate(() => this.flush());

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type { ErrorCode } from "../../shared/types";
 import type { Checked } from "../../shared/validate";
 
@@ -45,9 +46,9 @@ export function abandoned(): ServiceError {
 }
 
 /** The data folder cannot be written (SPEC §1): 503, naming the folder and the OS error. */
-export function notSaved(folder: string, osError: string, consequence: string): ServiceError {
+export function notSaved(settingsFile: string, osError: string, consequence: string): ServiceError {
   return new ServiceError(
     "unavailable",
-    `Headroom cannot save to its data folder ${folder} (${osError}); ${consequence}. Make the folder writable (permissions, free space) and retry.`,
+    `Headroom cannot save to its data folder ${dirname(settingsFile)} (${osError}); ${consequence}. Make the folder writable (permissions, free space) and retry.`,
   );
 }
