@@ -2,6 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AcquireRequest } from "../../shared/validate";
 import type { HeadroomService } from "../service/headroom-service";
 import { sendJson } from "./http-io";
+import { requestsOn } from "./socket-requests";
+
+/** How long after the answer a reset still means it was never read (loopback: about 1 ms). */
+const RESET_GRACE_MS = 1_000;
 
 /**
  * Holds the request open until a slot is free. A client that hangs up while queued leaves the
@@ -27,7 +31,12 @@ export async function acquireLongPoll(
     const admission = await service.acquire({ ...request, signal: abandoned.signal });
     // A hang-up that arrived together with the release that admitted us is read first.
     await new Promise((resolve) => setImmediate(resolve));
-    if (gone() || !(await delivered(res, admission))) service.undelivered(admission.leaseId);
+    if (gone() || !(await delivered(res, admission))) {
+      service.undelivered(admission.leaseId);
+      return undefined;
+    }
+    // Flushed, then reset by the peer: it closed with the admission unread in its buffer.
+    onUnreadReset(req, () => service.undelivered(admission.leaseId));
     return undefined;
   } finally {
     res.off("close", onClose);
@@ -53,4 +62,28 @@ function delivered(res: ServerResponse, body: unknown): Promise<boolean> {
     sendJson(res, 200, body);
     if (res.destroyed && !res.writableFinished) settle(false);
   });
+}
+
+/**
+ * A reset (ECONNRESET / EPIPE) on the socket soon after the answer means the client closed it
+ * with the admission unread. Watching stops at the next request on that socket: a client that
+ * sent one had read the answer, and a reset after that says nothing about the admission.
+ */
+function onUnreadReset(req: IncomingMessage, undelivered: () => void): void {
+  const socket = req.socket;
+  const requests = requestsOn(socket);
+  const onError = (error: NodeJS.ErrnoException) => {
+    stop();
+    const unread = error.code === "ECONNRESET" || error.code === "EPIPE";
+    if (unread && requestsOn(socket) === requests) undelivered();
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    socket.off("error", onError);
+    socket.off("close", stop);
+  };
+  const timer = setTimeout(stop, RESET_GRACE_MS);
+  timer.unref();
+  socket.on("error", onError);
+  socket.once("close", stop);
 }

@@ -9,6 +9,7 @@ import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
 import { readJsonBody, sendError, sendJson } from "./http-io";
 import { answerClientError } from "./client-error";
 import { isLoopbackHost, isOwnOrigin } from "./loopback";
+import { noteRequest } from "./socket-requests";
 import { serveStatic } from "./static-files";
 
 export interface ApiServerOptions {
@@ -101,6 +102,7 @@ export function createApiServer(options: ApiServerOptions): Server {
 }
 
 async function handle(options: ApiServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  noteRequest(req.socket);
   if (!isLoopbackHost(req.headers.host)) {
     throw new ServiceError("forbidden_host", `Host ${req.headers.host ?? "(none)"} is not a loopback name; use 127.0.0.1 or localhost.`);
   }
