@@ -27,8 +27,9 @@ import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
-import { ProviderRegistry, type Provider } from "./provider-registry";
 import { changeSaved } from "./change-saved";
+import { ServiceMetrics } from "./metrics";
+import { ProviderRegistry, type Provider } from "./provider-registry";
 import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
 export type Topic = "status" | "routes" | "history";
@@ -63,10 +64,16 @@ export class HeadroomService {
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
+  private readonly meter: ServiceMetrics;
 
   constructor(private readonly options: ServiceOptions) {
     this.leaseTtlMs = options.leaseTtlMs ?? LIMITS.leaseTtlMs.default;
     this.book = new LeaseBook(() => options.clock.now());
+    this.meter = new ServiceMetrics({
+      providers: () => this.status().providers,
+      routes: () => this.breaker.snapshot(),
+      now: () => options.clock.now(),
+    });
     const data = options.store.read();
     this.journal = new LeaseJournal(options.store, options.clock, () => this.providers.leasesToKeep());
     this.breaker = createRouteBreaker({
@@ -85,7 +92,11 @@ export class HeadroomService {
       onEvent: (event) => this.record(event),
       onLeasesChange: () => this.journal.changed(),
       // Remembered for an hour as ended, then forgotten: a killed agent's id does not live on.
-      onLeaseExpired: (leaseId) => this.book.end(leaseId),
+      onLeaseExpired: (leaseId) => {
+        const providerId = this.book.providerOf(leaseId);
+        if (providerId !== undefined) this.meter.released(providerId, "failure");
+        this.book.end(leaseId);
+      },
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     for (const lease of data.leases) {
@@ -157,6 +168,11 @@ export class HeadroomService {
   /** Events recorded after `cursor`, newest first, and the cursor to ask with next time. */
   historySince(cursor: number): { events: HistoryEvent[]; cursor: number } {
     return { events: this.history.since(cursor), cursor: this.history.added };
+  }
+
+  /** GET /metrics: the Prometheus exposition of this service's registry. */
+  metrics(): Promise<{ contentType: string; text: string }> {
+    return this.meter.exposition();
   }
 
   // ── provider settings ──────────────────────────────────────────────────────
@@ -237,6 +253,7 @@ export class HeadroomService {
   async acquire(input: AcquireInput): Promise<Admission> {
     this.assertOpen();
     const { pool } = this.providers.require(input.providerId);
+    const askedAt = this.options.clock.now();
     const result = await pool.acquire({
       ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
       ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
@@ -260,6 +277,7 @@ export class HeadroomService {
         throw error;
       }
     }
+    this.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
     return {
       leaseId: lease.leaseId,
       providerId: lease.providerId,
@@ -286,6 +304,7 @@ export class HeadroomService {
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): { released: boolean } {
     const pool = this.poolOfLease(leaseId);
     if (pool?.release(leaseId, outcome, retryAfterMs)) {
+      this.meter.released(pool.providerId, outcome);
       this.book.end(leaseId);
       return { released: true };
     }
@@ -376,7 +395,9 @@ export class HeadroomService {
   // ── internals ──────────────────────────────────────────────────────────────
 
   private record(event: Omit<HistoryEvent, "at">): void {
-    this.history.add({ at: this.options.clock.now(), ...event });
+    const recorded = { at: this.options.clock.now(), ...event };
+    this.history.add(recorded);
+    this.meter.recorded(recorded);
     this.emit("history");
   }
 
