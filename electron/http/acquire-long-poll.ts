@@ -69,8 +69,12 @@ function delivered(res: ServerResponse, body: unknown): Promise<boolean> {
  * with the admission unread. Watching stops at the next request on that socket: a client that
  * sent one had read the answer, and a reset after that says nothing about the admission.
  */
+/** The watch of each socket's latest admission: a newer one proves the older was read. */
+const watching = new WeakMap<IncomingMessage["socket"], () => void>();
+
 function onUnreadReset(req: IncomingMessage, undelivered: () => void): void {
   const socket = req.socket;
+  watching.get(socket)?.();
   const requests = requestsOn(socket);
   const onError = (error: NodeJS.ErrnoException) => {
     stop();
@@ -81,7 +85,9 @@ function onUnreadReset(req: IncomingMessage, undelivered: () => void): void {
     clearTimeout(timer);
     socket.off("error", onError);
     socket.off("close", stop);
+    if (watching.get(socket) === stop) watching.delete(socket);
   };
+  watching.set(socket, stop);
   const timer = setTimeout(stop, RESET_GRACE_MS);
   timer.unref();
   socket.on("error", onError);
