@@ -12,6 +12,8 @@ const STOP_GRACE_MS = 5_000;
 export interface ServerProcess {
   /** The URL the server printed when it was ready. */
   url: string;
+  /** For its CPU time and memory, read from /proc. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function startServerProcess(
   };
   try {
     const url = await withinTime(readyUrl(child, ready), START_TIME_LIMIT_MS, `${script} start`);
-    return { url, stop };
+    return { url, pid: child.pid ?? 0, stop };
   } catch (error) {
     await stop();
     throw error;

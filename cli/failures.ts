@@ -20,6 +20,7 @@ function apiFailure(error: ApiError, connection: Connection | undefined): Failur
       return { exitCode: EXIT.unavailable, message: `Headroom at ${url} is not ready: ${error.message}` };
     case "unauthorized":
     case "forbidden_host":
+    case "forbidden_origin":
       return {
         exitCode: EXIT.tokenRefused,
         message: `Headroom at ${url} refused the request (${error.status}): ${error.message} ${connection?.tokenSource ?? ""}`.trim(),

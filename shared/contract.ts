@@ -28,16 +28,26 @@ export interface HostInfo {
   version: string;
 }
 
-/** Snapshots pushed main → window, coalesced to at most 20 a second per topic. */
+/**
+ * Pushed main → window, coalesced to at most 20 a second per topic: whole `status` and `routes`
+ * snapshots on change; the whole `history` once on connect, then `history-added` with only
+ * the new events (newest first), so a change costs its own size, not the history's.
+ */
 export interface PushMap {
   status: ConcurrencyStatusResponse;
   routes: RoutesView;
   history: { events: HistoryEvent[] };
+  "history-added": { events: HistoryEvent[] };
 }
 
 export type PushTopic = keyof PushMap;
 
-export const PUSH_TOPICS = ["status", "routes", "history"] as const satisfies readonly PushTopic[];
+/** What a new subscriber receives first, whole. */
+export type SnapshotTopic = Exclude<PushTopic, "history-added">;
+
+export const PUSH_TOPICS = ["status", "routes", "history", "history-added"] as const satisfies readonly PushTopic[];
+
+export const SNAPSHOT_TOPICS = ["status", "routes", "history"] as const satisfies readonly SnapshotTopic[];
 
 /**
  * Connection state the window shows (the browser bridge reconnects after a host restart;

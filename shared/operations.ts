@@ -52,6 +52,8 @@ export interface OperationRow {
   readonly service: string;
   /** The window's channel: only these operations are exposed by the preload. */
   readonly window?: string;
+  /** Answered only once the lease journal holds the change (SPEC §1 durability). */
+  readonly savesLeases?: true;
   /** The HTTP status of an answer that is not a plain 200 (the breaker's 409 refusal)... */
   readonly statusOf?: (result: never) => number;
   /** ...and those statuses, which a client reads as an answer rather than an error. */
@@ -103,11 +105,11 @@ export const operations = {
   },
   release: {
     http: ["POST", "/concurrency/leases/:leaseId/release"], params: LeaseParams, body: ReleaseBody,
-    returns: returns<{ released: boolean }>(), service: "release",
+    returns: returns<{ released: boolean }>(), service: "release", savesLeases: true,
   },
   releaseByHand: {
     http: ["DELETE", "/concurrency/leases/:leaseId"], params: LeaseParams,
-    returns: returns<{ released: boolean }>(), service: "releaseByHand", window: "lease:release",
+    returns: returns<{ released: boolean }>(), service: "releaseByHand", window: "lease:release", savesLeases: true,
   },
   routes: { http: ["GET", "/routes"], returns: returns<RoutesView>(), service: "routes", window: "routes:get" },
   setRouteSettings: {

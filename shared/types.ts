@@ -149,6 +149,7 @@ export type ErrorCode =
   | "invalid_input"
   | "unauthorized"
   | "forbidden_host"
+  | "forbidden_origin"
   | "unknown_provider"
   | "unknown_lease"
   | "queue_timeout"

@@ -46,6 +46,7 @@ function operationRoute(name: OperationName): ApiRoute {
     handler: async (c) => {
       const body = "body" in row ? await c.body() : undefined;
       const result = runOperation(c.service, name, { params: c.params, query: c.query, body });
+      if ("savesLeases" in row) await c.service.leasesSaved(); // SPEC §1: on disk before the answer
       if (!("statusOf" in row)) return result;
       const status = row.statusOf(result as never);
       return status === 200 ? result : new StatusReply(status, result);

@@ -6,7 +6,9 @@ import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
 import { readJsonBody, sendError, sendJson } from "./http-io";
-import { isLoopbackHost } from "../host/loopback";
+import { answerClientError } from "./client-error";
+import { isLoopbackHost, isOwnOrigin } from "../host/loopback";
+import { noteRequest } from "./socket-requests";
 import { serveStatic } from "./static-files";
 
 export interface ApiServerOptions {
@@ -57,13 +59,33 @@ function decodeSegment(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    throw new ServiceError("invalid_input", `the path segment ${JSON.stringify(part.slice(0, 40))} has a malformed percent-escape`);
+    throw badEscape();
   }
 }
 
 /** The path of the request line before any normalisation (origin-form; absolute-form via URL). */
 function rawPathOf(target: string, parsed: URL): string {
   return target.startsWith("/") ? (target.split(/[?#]/)[0] as string) : parsed.pathname;
+}
+
+/** The request target as a URL; a broken one (`http://[/`) or a bad escape is the client's error. */
+function parseTarget(target: string | undefined): URL {
+  let url: URL;
+  try {
+    url = new URL(target ?? "/", "http://127.0.0.1");
+  } catch {
+    throw new ServiceError("invalid_input", `The request target ${JSON.stringify(target)} is not a valid path.`);
+  }
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    throw badEscape();
+  }
+  return url;
+}
+
+function badEscape(): ServiceError {
+  return new ServiceError("invalid_input", "The path holds a malformed percent-escape (such as %ZZ or a cut UTF-8 sequence).");
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -81,14 +103,16 @@ export function createApiServer(options: ApiServerOptions): Server {
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
+  server.on("clientError", answerClientError);
   return server;
 }
 
 async function handle(options: ApiServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  noteRequest(req.socket);
   if (!isLoopbackHost(req.headers.host)) {
     throw new ServiceError("forbidden_host", `Host ${req.headers.host ?? "(none)"} is not a loopback name; use 127.0.0.1 or localhost.`);
   }
-  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const url = parseTarget(req.url);
   const method = req.method ?? "GET";
 
   if (url.pathname === "/health" && method === "GET") {
@@ -104,6 +128,14 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
       return;
     }
     throw new ServiceError("not_found", `No such endpoint: ${method} ${url.pathname}. See SPEC §3 for the API.`);
+  }
+  // Static files are exempt: a page may embed them, but only the window served from this very
+  // address may drive the API (a token alone does not make a foreign page trusted).
+  if (!isOwnOrigin(req.headers.origin, req.headers.host)) {
+    throw new ServiceError(
+      "forbidden_origin",
+      `Origin ${req.headers.origin} may not use the API; only the window served at http://${req.headers.host} may.`,
+    );
   }
 
   if (!tokenMatches(req.headers.authorization, options.token)) {

@@ -1,11 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PUSH_TOPICS } from "../../shared/contract";
+import { SNAPSHOT_TOPICS } from "../../shared/contract";
 import type { HeadroomService } from "../service/headroom-service";
-import { snapshotOf, startSnapshotFeed, type Delivery } from "../service/snapshot-feed";
+import { snapshotOf, startSnapshotFeed } from "../service/snapshot-feed";
+import { EventOutbox } from "./event-outbox";
 
 const KEEPALIVE_MS = 15_000;
 
-/** Server-Sent Events: a full snapshot of each topic at once, then one per coalesced change. */
+/**
+ * Server-Sent Events: a whole snapshot of each topic at once, then whole `status` / `routes`
+ * snapshots and `history-added` deltas per coalesced change, within the client's backlog.
+ */
 export function openEventStream(service: HeadroomService, req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
@@ -14,14 +18,17 @@ export function openEventStream(service: HeadroomService, req: IncomingMessage, 
     "x-accel-buffering": "no",
   });
   req.socket.setNoDelay(true);
-  const write = ({ topic, snapshot }: Delivery) => res.write(`event: ${topic}\ndata: ${JSON.stringify(snapshot)}\n\n`);
-  for (const topic of PUSH_TOPICS) write(snapshotOf(service, topic));
+  // A client that lets its backlog pass the cap is dropped; it reconnects and starts afresh.
+  const outbox = new EventOutbox(res, () => res.destroy());
+  const cursor = service.historyCursor();
+  for (const topic of SNAPSHOT_TOPICS) outbox.send(snapshotOf(service, topic));
 
-  const stop = startSnapshotFeed(service, service.clock, write);
-  const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
+  const stop = startSnapshotFeed(service, service.clock, (delivery) => outbox.send(delivery), cursor);
+  const keepalive = setInterval(() => outbox.keepalive(), KEEPALIVE_MS);
   keepalive.unref();
   res.on("close", () => {
     stop();
     clearInterval(keepalive);
+    outbox.close();
   });
 }

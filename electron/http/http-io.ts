@@ -3,11 +3,14 @@ import type { ErrorCode } from "../../shared/types";
 import { ServiceError } from "../service/service-error";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** SPEC §3: deeper JSON is refused before anything walks it recursively. */
+export const MAX_JSON_DEPTH = 64;
 
 const STATUS_OF: Record<ErrorCode, number> = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden_host: 403,
+  forbidden_origin: 403,
   unknown_provider: 404,
   unknown_lease: 404,
   not_found: 404,
@@ -69,6 +72,9 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       if (failed) return;
       const text = Buffer.concat(chunks).toString("utf8");
       if (text.trim() === "") return resolve({});
+      if (nestingDepth(text) > MAX_JSON_DEPTH) {
+        return reject(new ServiceError("invalid_input", `body must not nest deeper than ${MAX_JSON_DEPTH} levels`));
+      }
       try {
         resolve(JSON.parse(text));
       } catch (error) {
@@ -77,6 +83,23 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
     });
     req.on("error", reject);
   });
+}
+
+/** The deepest nesting of objects and arrays, counted without parsing (brackets inside strings do not count). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 function tooLarge(): ServiceError {

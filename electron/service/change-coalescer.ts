@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from "../engine/clock";
-import type { PushTopic as Topic } from "../../shared/contract";
+import type { SnapshotTopic as Topic } from "../../shared/contract";
 
 /**
  * Turns a burst of change signals into at most one push per topic per window, so a window

@@ -1,6 +1,6 @@
 // The one object every transport calls: it composes the engine with settings, persistence,
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
-import type { HostInfo, PushTopic } from "../../shared/contract";
+import type { HostInfo, SnapshotTopic } from "../../shared/contract";
 import type { OperationService } from "../../shared/operations";
 import type {
   Admission,
@@ -28,8 +28,9 @@ import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
+import { changeSaved } from "./change-saved";
 import { ServiceMetrics } from "./metrics";
-import { ProviderRegistry } from "./provider-registry";
+import { ProviderRegistry, type Provider } from "./provider-registry";
 import { RouteService } from "./route-service";
 import { checkNotSelf } from "./self-upstream";
 import {
@@ -42,6 +43,8 @@ import {
 } from "./service-error";
 import { SeriesSampler } from "./series-sampler";
 import { SettingsWriter } from "./settings-writer";
+
+const RELEASE_NOT_SAVED = "the slot is free, but a restart may bring the lease back until it expires";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -75,7 +78,7 @@ export class HeadroomService implements OperationService {
   private readonly routeService: RouteService;
   private readonly history = new HistoryLog();
   private readonly book: LeaseBook;
-  private readonly listeners = new Set<(topic: PushTopic) => void>();
+  private readonly listeners = new Set<(topic: SnapshotTopic) => void>();
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
@@ -192,6 +195,16 @@ export class HeadroomService implements OperationService {
     return { events: this.history.newestFirst() };
   }
 
+  /** Where the history stands now: pass it to `historySince` to get only what came after. */
+  historyCursor(): number {
+    return this.history.added;
+  }
+
+  /** Events recorded after `cursor`, newest first, and the cursor to ask with next time. */
+  historySince(cursor: number): { events: HistoryEvent[]; cursor: number } {
+    return { events: this.history.since(cursor), cursor: this.history.added };
+  }
+
   /** GET /metrics: the Prometheus exposition of this service's registry. */
   metrics(): Promise<{ contentType: string; text: string }> {
     return this.meter.exposition();
@@ -201,7 +214,10 @@ export class HeadroomService implements OperationService {
 
   /** The only way a provider comes into being (SPEC §3). A manual limit clears any auto-reduction. */
   setLimit({ providerId, limit }: Input<"setLimit">): LimitView {
-    this.assertOpen();
+    return this.saving(() => this.applyLimit(providerId, limit));
+  }
+
+  private applyLimit(providerId: string, limit: number): LimitView {
     const existing = this.providers.get(providerId);
     if (existing) {
       const before = existing.pool.config();
@@ -223,9 +239,11 @@ export class HeadroomService implements OperationService {
   }
 
   setCooldown({ providerId, cooldownMs }: Input<"setCooldown">): CooldownView {
-    this.assertOpen();
-    this.providers.require(providerId).pool.setCooldown(cooldownMs);
-    return this.cooldown({ providerId });
+    const { pool } = this.providers.require(providerId);
+    return this.saving(() => {
+      pool.setCooldown(cooldownMs);
+      return this.cooldown({ providerId });
+    });
   }
 
   setProviderConfig({ providerId, shared, ...patch }: Input<"setProviderConfig">): ProviderConfigView {
@@ -239,14 +257,21 @@ export class HeadroomService implements OperationService {
         "shared must be false: sharing a provider across machines needs Redis, and HEADROOM_REDIS_URL is not set.",
       );
     }
-    this.providers.configure(provider, patch);
-    this.emit("status");
-    return this.providerConfig({ providerId });
+    return this.saving(() => {
+      this.providers.configure(provider, patch);
+      this.emit("status");
+      return this.providerConfig({ providerId });
+    });
   }
 
   removeProvider({ providerId }: Input<"removeProvider">): { removed: true } {
     this.assertOpen();
     const provider = this.providers.require(providerId);
+    return this.saving(() => this.forget(provider));
+  }
+
+  private forget(provider: Provider): { removed: true } {
+    const providerId = provider.id;
     for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
     this.providers.remove(provider);
     this.record({ kind: "provider_removed", providerId, message: `Provider ${providerId} removed.` });
@@ -264,8 +289,10 @@ export class HeadroomService implements OperationService {
   dismissNotice({ providerId }: Input<"dismissNotice">): ConcurrencyStatusEntry {
     this.assertOpen();
     const provider = this.providers.require(providerId);
-    provider.pool.dismissNotice();
-    return this.providers.entryOf(provider);
+    return this.saving(() => {
+      provider.pool.dismissNotice();
+      return this.providers.entryOf(provider);
+    });
   }
 
   // ── leases ─────────────────────────────────────────────────────────────────
@@ -288,6 +315,15 @@ export class HeadroomService implements OperationService {
     }
     const { lease } = result;
     this.book.hold(lease.leaseId, lease.providerId);
+    if (lease.expiresAt !== undefined) {
+      // Nothing is acknowledged that is not saved: a lease that cannot be written goes back at once.
+      try {
+        await this.journal.saved("no slot was taken");
+      } catch (error) {
+        this.undelivered(lease.leaseId);
+        throw error;
+      }
+    }
     this.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
     return {
       leaseId: lease.leaseId,
@@ -326,6 +362,15 @@ export class HeadroomService implements OperationService {
     }
     if (this.book.endedRecently(leaseId)) return { released: false };
     throw unknownLease(leaseId);
+  }
+
+  /**
+   * Resolves once every lease change made so far is on disk (group commit): a release is
+   * answered only after this. When it cannot be saved the slot stays freed (a release must
+   * never keep a slot) and this rejects with 503 naming the folder.
+   */
+  leasesSaved(): Promise<void> {
+    return this.journal.saved(RELEASE_NOT_SAVED);
   }
 
   /**
@@ -385,12 +430,12 @@ export class HeadroomService implements OperationService {
   }
 
   setRouteSettings(patch: Input<"setRouteSettings">): BreakerSettings {
-    return this.routeService.setSettings(patch);
+    return this.saving(() => this.routeService.setSettings(patch));
   }
 
   // ── lifecycle and change feed ──────────────────────────────────────────────
 
-  subscribe(listener: (topic: PushTopic) => void): () => void {
+  subscribe(listener: (topic: SnapshotTopic) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -416,7 +461,7 @@ export class HeadroomService implements OperationService {
     this.emit("history");
   }
 
-  private emit(topic: PushTopic): void {
+  private emit(topic: SnapshotTopic): void {
     for (const listener of this.listeners) listener(topic);
   }
 
@@ -433,5 +478,11 @@ export class HeadroomService implements OperationService {
 
   private assertOpen(): void {
     if (this.closed) throw shuttingDown();
+  }
+
+  /** SPEC §1: a settings change is made only if it can be saved, and answered once it is. */
+  private saving<T>(change: () => T): T {
+    this.assertOpen();
+    return changeSaved(this.options.store, change);
   }
 }

@@ -1,13 +1,23 @@
 // Held API leases on disk (SPEC §1), so a host restart neither forgets them nor silently
-// exceeds the limit. Leases change on every admission, so writes are coalesced.
+// exceeds the limit. An admission or a release is answered only once a write covering it has
+// completed (group commit: everything changed before the write shares it). Heartbeats and
+// expiries are written lazily.
 import type { Clock, TimerHandle } from "../engine/clock";
 import type { StoredLease } from "../settings/settings-schema";
 import type { SettingsStore } from "../settings/settings-store";
+import { notSaved } from "./service-error";
 
-const WRITE_EVERY_MS = 50;
+const LAZY_WRITE_MS = 50;
+
+interface Waiter {
+  resolve(): void;
+  reject(problem: string): void;
+}
 
 export class LeaseJournal {
-  private timer: TimerHandle | undefined;
+  private lazyTimer: TimerHandle | undefined;
+  private commitScheduled = false;
+  private waiters: Waiter[] = [];
   private written: string;
   private stopped = false;
 
@@ -20,10 +30,25 @@ export class LeaseJournal {
     this.written = JSON.stringify(store.read().leases);
   }
 
-  /** Something changed: write within WRITE_EVERY_MS, once for any number of changes. */
+  /** Something changed that may wait (a heartbeat, an expiry): written within LAZY_WRITE_MS. */
   changed(): void {
-    if (this.timer !== undefined || this.stopped) return;
-    this.timer = this.clock.setTimeout(() => this.flush(), WRITE_EVERY_MS);
+    if (this.lazyTimer !== undefined || this.stopped) return;
+    this.lazyTimer = this.clock.setTimeout(() => this.flush(), LAZY_WRITE_MS);
+  }
+
+  /**
+   * Resolves once everything changed so far is on disk; when the write failed, rejects with a
+   * 503 naming the folder, the OS error and `consequence`. Callers in the same turn of the
+   * event loop share one write.
+   */
+  saved(consequence: string): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject: (problem) => reject(notSaved(this.store.path, problem, consequence)) });
+      if (this.commitScheduled) return;
+      this.commitScheduled = true;
+      setImmediate(() => this.flush());
+    });
   }
 
   /** Writes now (on shutdown) and stops further writes. */
@@ -33,15 +58,29 @@ export class LeaseJournal {
   }
 
   private flush(): void {
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.lazyTimer !== undefined) this.clock.clearTimeout(this.lazyTimer);
+    this.lazyTimer = undefined;
+    this.commitScheduled = false;
+    const waiters = this.waiters;
+    this.waiters = [];
+    const problem = this.write();
+    for (const waiter of waiters) {
+      if (problem === undefined) waiter.resolve();
+      else waiter.reject(problem);
+    }
+  }
+
+  /** The OS error when the leases could not be written. */
+  private write(): string | undefined {
     const leases = this.collect();
     // Proxy traffic churns only leases that are never kept: an unchanged list is not worth a write.
     const text = JSON.stringify(leases);
-    if (text === this.written) return;
-    this.written = text;
+    if (text === this.written && this.store.writeError() === undefined) return undefined;
     this.store.update((draft) => {
       draft.leases = leases;
     });
+    const problem = this.store.writeError();
+    if (problem === undefined) this.written = text;
+    return problem;
   }
 }

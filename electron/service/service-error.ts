@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type { ErrorCode } from "../../shared/types";
 import type { Checked } from "../../shared/check";
 
@@ -42,4 +43,12 @@ export function queueTimeout(providerId: string, timeoutMs: number): ServiceErro
 
 export function abandoned(): ServiceError {
   return new ServiceError("unavailable", "The request was abandoned while it waited.");
+}
+
+/** The data folder cannot be written (SPEC §1): 503, naming the folder and the OS error. */
+export function notSaved(settingsFile: string, osError: string, consequence: string): ServiceError {
+  return new ServiceError(
+    "unavailable",
+    `Headroom cannot save to its data folder ${dirname(settingsFile)} (${osError}); ${consequence}. Make the folder writable (permissions, free space) and retry.`,
+  );
 }

@@ -1,7 +1,8 @@
 // Main → window pushes. Every service change becomes, at most once per PUSH_WINDOW_MS and
-// topic, a full snapshot (absolute deadlines inside, so countdowns tick in the window without
-// further pushes). The tray and notifications read the same feed as the window.
-import type { PushMap, PushTopic } from "../../shared/contract";
+// topic, a full `status` or `routes` snapshot (absolute deadlines inside, so countdowns tick in
+// the window without further pushes) or a `history-added` with only the new events. The tray
+// and notifications read the same feed as the window.
+import type { PushMap, PushTopic, SnapshotTopic } from "../../shared/contract";
 import type { Clock } from "../engine/clock";
 import { coalesceChanges } from "./change-coalescer";
 import type { HeadroomService } from "./headroom-service";
@@ -12,7 +13,7 @@ export const PUSH_WINDOW_MS = 50;
 /** One pushed snapshot, tagged with its topic so a consumer's `switch` narrows it. */
 export type Delivery = { [T in PushTopic]: { topic: T; snapshot: PushMap[T] } }[PushTopic];
 
-export function snapshotOf(service: HeadroomService, topic: PushTopic): Delivery {
+export function snapshotOf(service: HeadroomService, topic: SnapshotTopic): Delivery {
   switch (topic) {
     case "status":
       return { topic, snapshot: service.status() };
@@ -23,14 +24,28 @@ export function snapshotOf(service: HeadroomService, topic: PushTopic): Delivery
   }
 }
 
-/** Subscribes to the service; returns a stop function that drops anything still pending. */
+/**
+ * Subscribes to the service; returns a stop function that drops anything still pending.
+ * History deltas start after `historyCursor` (take it when the first `history` snapshot is
+ * read, so no event is missed or sent twice).
+ */
 export function startSnapshotFeed(
   service: HeadroomService,
   clock: Clock,
   deliver: (delivery: Delivery) => void,
+  historyCursor = service.historyCursor(),
 ): () => void {
+  let cursor = historyCursor;
   const coalescer = coalesceChanges(clock, PUSH_WINDOW_MS, (topics) => {
-    for (const topic of topics) deliver(snapshotOf(service, topic));
+    for (const topic of topics) {
+      if (topic !== "history") {
+        deliver(snapshotOf(service, topic));
+        continue;
+      }
+      const added = service.historySince(cursor);
+      cursor = added.cursor;
+      if (added.events.length > 0) deliver({ topic: "history-added", snapshot: { events: added.events } });
+    }
   });
   const unsubscribe = service.subscribe((topic) => coalescer.signal(topic));
   return () => {

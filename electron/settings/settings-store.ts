@@ -58,6 +58,13 @@ export interface SettingsStore {
   update(mutate: (draft: SettingsData) => void): void;
   /** App-level messages for the status: a file moved aside, a write that failed. */
   notices(): string[];
+  /**
+   * Why the last write failed (the OS error), or undefined when it succeeded. A store that
+   * could not be opened at all never writes: that is a failure too.
+   */
+  writeError(): string | undefined;
+  /** Writes the current state again now, to learn whether the folder can be written; the OS error if not. */
+  rewrite(): string | undefined;
   readonly path: string;
   /** Later changes stay in memory, so a late lease event during shutdown cannot throw. */
   close(): void;
@@ -141,6 +148,8 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
   let current = deepFreeze(defaultSettings());
   let backend: SettingsBackend | undefined;
   let writeProblem: string | undefined;
+  let lastWriteError: string | undefined;
+  let openError: string | undefined;
   let backup: string | undefined; // where the pre-migration file was kept
 
   const memoryOnly = (why: string) =>
@@ -193,7 +202,8 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
     });
   } catch (error) {
     backend = undefined;
-    memoryOnly(errorText(error));
+    openError = errorText(error);
+    memoryOnly(openError);
     restoreBackup();
   }
 
@@ -205,7 +215,9 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
       // A clone: conf may graft its `__internal__` key onto the value, and ajv may add to it.
       backend.store = structuredClone(current);
       writeProblem = undefined;
+      lastWriteError = undefined;
     } catch (error) {
+      lastWriteError = errorText(error);
       // The running host keeps working from memory; the status says the change is not on disk.
       writeProblem = `Settings could not be saved to ${file} (${errorText(error)}); recent changes last until Headroom exits.`;
     }
@@ -232,6 +244,11 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
       writeNow();
     },
     notices: () => (writeProblem ? [...notices, writeProblem] : [...notices]),
+    writeError: () => openError ?? lastWriteError,
+    rewrite() {
+      writeNow();
+      return openError ?? lastWriteError;
+    },
     close() {
       closed = true;
     },

@@ -58,6 +58,7 @@ export function createAlertTracker(): { observe(delivery: Delivery): Alert[] } {
           return alerts;
         }
         case "history":
+        case "history-added":
           return [];
       }
     },

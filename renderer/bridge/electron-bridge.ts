@@ -1,6 +1,6 @@
 // The Electron window's Bridge over the preload's `window.headroom` (shared/desktop-api.ts).
 // IPC cannot drop while the window lives, so the connection is live from the start.
-import type { Bridge, InvokeArgs, InvokeChannel, InvokeResult, PushMap, PushTopic, Result } from "../../shared/contract";
+import type { Bridge, InvokeArgs, InvokeChannel, InvokeResult, PushMap, PushTopic, Result, SnapshotTopic } from "../../shared/contract";
 import type { DesktopApi } from "../../shared/desktop-api";
 
 export function createElectronBridge(api: DesktopApi): Bridge {
@@ -15,8 +15,8 @@ export function createElectronBridge(api: DesktopApi): Bridge {
     }));
   }
 
-  /** The getter whose answer stands in for a topic's first push. */
-  const firstSnapshot: { [T in PushTopic]: () => Promise<Result<PushMap[T]>> } = {
+  /** The getter whose answer stands in for a topic's first push (`history-added` has none). */
+  const firstSnapshot: { [T in SnapshotTopic]: () => Promise<Result<PushMap[T]>> } = {
     status: () => invoke("status:get"),
     routes: () => invoke("routes:get"),
     history: () => invoke("history:get"),
@@ -32,10 +32,13 @@ export function createElectronBridge(api: DesktopApi): Bridge {
       });
       // Main pushes on change only; the first picture comes from the getter, unless a push
       // already brought something newer.
-      const first: () => Promise<Result<PushMap[T]>> = firstSnapshot[topic];
-      void first().then((result) => {
-        if (result.ok && !pushed) listener(result.value);
-      });
+      if (topic !== "history-added") {
+        // The getter of a snapshot topic answers that topic's type (firstSnapshot's own key map).
+        const first = firstSnapshot[topic as SnapshotTopic] as () => Promise<Result<PushMap[T]>>;
+        void first().then((result) => {
+          if (result.ok && !pushed) listener(result.value);
+        });
+      }
       return unsubscribe;
     },
     onConnection(listener) {

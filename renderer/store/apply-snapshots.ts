@@ -80,6 +80,26 @@ export function applyHistory(state: HeadroomState, events: readonly HistoryEvent
   return same ? {} : { events };
 }
 
+/** The history keeps what GET /history keeps: the newest 500. */
+export const HISTORY_SIZE = 500;
+
+/**
+ * New events (newest first) go on top. An event already shown is skipped: in the Electron
+ * window the first history comes from a getter that may already hold a pushed event.
+ */
+export function applyHistoryAdded(state: HeadroomState, added: readonly HistoryEvent[]): Partial<HeadroomState> {
+  const shown = (event: HistoryEvent) => {
+    for (const held of state.events) {
+      if (held.at < event.at) return false;
+      if (held.at === event.at && held.kind === event.kind && held.message === event.message) return true;
+    }
+    return false;
+  };
+  const fresh = added.filter((event) => !shown(event));
+  if (fresh.length === 0) return {};
+  return { events: [...fresh, ...state.events].slice(0, HISTORY_SIZE) };
+}
+
 export function applyLeases(state: HeadroomState, providerId: string, leases: LeasesView): Partial<HeadroomState> {
   if (!(providerId in state.providers)) return {};
   const held = state.leases[providerId];

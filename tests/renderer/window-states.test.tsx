@@ -84,6 +84,17 @@ test("an error from the host is shown next to the control that caused it", async
   expect(limit.getAttribute("aria-describedby")).toBe(message.id);
 });
 
+test("the activity list takes history-added deltas on top of the first history, each event once", () => {
+  const { push } = renderWindow();
+  push("status", { providers: [] });
+  const event = (at: number, message: string) => ({ at, kind: "provider_added" as const, providerId: "a", message });
+  push("history", { events: [event(2, "second"), event(1, "first")] });
+  push("history-added", { events: [event(4, "fourth"), event(3, "third")] });
+  push("history-added", { events: [event(4, "fourth")] }); // already shown (the Electron getter race)
+  const shown = screen.getAllByText(/^(first|second|third|fourth)$/).map((node) => node.textContent?.split(" ").at(-1));
+  expect(shown).toEqual(["fourth", "third", "second", "first"]);
+});
+
 test("the proxy's readings show as meters, and a pause says why when the host does", () => {
   const { push } = renderWindow();
   const reading = {

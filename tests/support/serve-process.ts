@@ -14,22 +14,28 @@ export interface ServeProcess {
   /** What serve printed: the window's address with the token in the fragment. */
   windowUrl: string;
   port: number;
+  /** The serve process, for its memory (/proc) or a kill -9. */
+  pid: number;
   token: string;
   dataDir: string;
   client: ApiClient;
   stop(): Promise<void>;
+  /** kill -9: no shutdown code runs, as in a power cut of the process. */
+  crash(): Promise<void>;
 }
 
 function withoutHeadroomEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("HEADROOM_")));
 }
 
-export function startServe(options: { dataDir: string; port?: number }): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "electron/serve.ts", "--port", String(options.port ?? 0), "--proxy-port", "0", "--data-dir", options.dataDir],
-    { cwd: repoRoot, env: withoutHeadroomEnv(), stdio: ["ignore", "pipe", "pipe"] },
-  );
+/** `script` replaces serve's entry point and arguments (the soak's host passes its own). */
+export function startServe(options: { dataDir: string; port?: number; script?: string[] }): Promise<ServeProcess> {
+  const serveArgs = ["electron/serve.ts", "--port", String(options.port ?? 0), "--proxy-port", "0", "--data-dir", options.dataDir];
+  const child = spawn(process.execPath, ["--import", "tsx", ...(options.script ?? serveArgs)], {
+    cwd: repoRoot,
+    env: withoutHeadroomEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -46,12 +52,22 @@ export function startServe(options: { dataDir: string; port?: number }): Promise
         url,
         windowUrl,
         port,
+        pid: child.pid!,
         token,
         dataDir: options.dataDir,
         client: createApiClient({ baseUrl: url, token }),
         stop: () => stopChild(child),
+        crash: () => crashChild(child),
       });
     });
+  });
+}
+
+function crashChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
   });
 }
 

@@ -4,6 +4,7 @@
 // among waiters that do not give up, and a queue that never sits stuck beside a free slot.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { PROPERTY_TIMEOUT_MS, propertyRuns } from "../support/property-runs";
 import type { AcquireResult, PoolConfig, ProviderPool, UsageProbe } from "../../electron/engine/pool-types";
 import { createProviderPool } from "../../electron/engine/provider-pool";
 import type { LeaseOutcome } from "../../shared/types";
@@ -240,21 +241,21 @@ const configArb = fc.record({
 });
 
 describe("provider pool invariants under random interleavings", () => {
-  test("hold without a usage gate (200 runs of 50-100 steps)", async () => {
+  test("hold without a usage gate (runs of 50-100 steps)", async () => {
     await fc.assert(
       fc.asyncProperty(configArb, fc.array(commandArb(false), { minLength: 50, maxLength: 100 }), (config, commands) =>
         run(config, commands, false),
       ),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
-  test("hold with a usage gate that answers, fails or hangs (100 runs of 50-100 steps)", async () => {
+  test("hold with a usage gate that answers, fails or hangs (runs of 50-100 steps)", async () => {
     await fc.assert(
       fc.asyncProperty(configArb, fc.array(commandArb(true), { minLength: 50, maxLength: 100 }), (config, commands) =>
         run(config, commands, true),
       ),
-      { numRuns: 100 },
+      propertyRuns(100),
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { BreakerSettings, HistoryEvent, RouteKey, RouteOutcome } from "../../shared/types";
 import { createRouteBreaker } from "../../electron/engine/route-breaker";
 import { createFakeClock } from "../support/fake-clock";
+import { PROPERTY_TIMEOUT_MS, propertyRuns } from "../support/property-runs";
 
 const A: RouteKey = { targetId: "anthropic", runtimeId: "http", modelId: "claude-sonnet" };
 const B: RouteKey = { targetId: "openai", runtimeId: "http", modelId: "gpt" };
@@ -378,6 +379,6 @@ test("property: random traffic never admits while open and never has two probes"
       }
       breaker.dispose();
     }),
-    { numRuns: 300 },
+    propertyRuns(300),
   );
-});
+}, PROPERTY_TIMEOUT_MS);

@@ -41,7 +41,19 @@ test("a burst of changes inside one window becomes one snapshot per topic, showi
   expect(status).toHaveLength(1);
   const last = status[0]!.delivery;
   expect(last.topic === "status" && last.snapshot.providers[0]?.limit).toBe(40);
-  expect(ofTopic("history")).toHaveLength(1); // "provider added" was recorded in the same window
+  expect(ofTopic("history-added")).toHaveLength(1); // "provider added" was recorded in the same window
+});
+
+test("history goes out as deltas: only the events recorded since the last push, newest first", () => {
+  for (let i = 0; i < 300; i++) service.setLimit({ providerId: `p${i}`, limit: 1 });
+  clock.advance(PUSH_WINDOW_MS);
+  service.removeProvider({ providerId: "p0" });
+  service.removeProvider({ providerId: "p1" });
+  clock.advance(PUSH_WINDOW_MS);
+  const deltas = ofTopic("history-added").map(({ delivery }) => (delivery.topic === "history-added" ? delivery.snapshot.events : []));
+  expect(deltas.map((events) => events.length)).toEqual([300, 2]);
+  expect(deltas[1]!.map((event) => event.message)).toEqual(["Provider p1 removed.", "Provider p0 removed."]);
+  expect(ofTopic("history")).toHaveLength(0);
 });
 
 test("changes spread over time are pushed at most once per window per topic", () => {
