@@ -56,7 +56,7 @@ export class AdaptiveLimit {
       limit: this.value,
       cooldownMs,
       autoReduced: this.autoReduced,
-      ...(this.autoReduced ? { autoReducedFrom: this.autoReducedFrom } : {}),
+      ...(this.autoReduced && this.autoReducedFrom !== undefined ? { autoReducedFrom: this.autoReducedFrom } : {}),
       noticeDismissed: this.noticeDismissed,
     };
   }

@@ -12,8 +12,8 @@ import type { SettingsWriter } from "./settings-writer";
 export interface Provider {
   readonly id: string;
   readonly pool: ProviderPool;
-  upstream?: string;
-  usageGate?: UsageGateConfig;
+  upstream?: string | undefined;
+  usageGate?: UsageGateConfig | undefined;
   /** The proxy's wait for an upstream's headers and longest silence in a stream (SPEC §1). */
   responseTimeoutMs: number;
 }

@@ -7,12 +7,17 @@ import type { HeadroomStore } from "./headroom-store";
 import { mergeSeries, type ChartMinutes } from "./samples";
 
 export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => number = Date.now) {
-  function patch(providerId: string, change: Partial<ConcurrencyStatusEntry>): void {
+  /** What an answer changes in an entry; an upstream given as undefined was cleared. */
+  function patch(providerId: string, change: { limit?: number; cooldownMs?: number; upstream?: string | undefined }): void {
     store.setState((state) => {
       const entry = state.providers[providerId];
       if (!entry) return {};
-      const next = { ...entry, ...change };
-      if (change.upstream === undefined && "upstream" in change) delete next.upstream;
+      const { upstream, ...rest } = change;
+      const next: ConcurrencyStatusEntry = { ...entry, ...rest };
+      if ("upstream" in change) {
+        if (upstream === undefined) delete next.upstream;
+        else next.upstream = upstream;
+      }
       return applyEntry(state, next, now());
     });
   }
