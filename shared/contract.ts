@@ -21,12 +21,7 @@ export type InvokeChannel = WindowChannel;
 export type InvokeArgs<C extends InvokeChannel> = ArgsOf<OperationOf<C>>;
 export type InvokeResult<C extends InvokeChannel> = ResultOf<OperationOf<C>>;
 
-/** What the window needs to show agents how to connect. */
-export interface HostInfo {
-  apiUrl: string;
-  proxyUrl?: string;
-  version: string;
-}
+export type { HostInfo } from "./types";
 
 /**
  * Pushed main → window, coalesced to at most 20 a second per topic: whole `status` and `routes`

@@ -17,13 +17,13 @@ import {
   RouteRunBody,
   SeriesQuery,
 } from "./schemas";
-import type { HostInfo } from "./contract";
 import type {
   BreakerSettings,
   ConcurrencyStatusEntry,
   ConcurrencyStatusResponse,
   CooldownView,
   HistoryEvent,
+  HostInfo,
   LeasesView,
   LimitView,
   ProviderConfigView,

@@ -175,3 +175,10 @@ export interface SeriesResponse {
   stepMs: number;
   providers: Record<string, ProviderSeries>;
 }
+
+/** What the window needs to show agents how to connect. */
+export interface HostInfo {
+  apiUrl: string;
+  proxyUrl?: string;
+  version: string;
+}
