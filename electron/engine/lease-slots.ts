@@ -53,13 +53,17 @@ export class LeaseSlots {
    * the host was down. Its ttl for heartbeats is the given one, else its original span.
    */
   restore(persisted: PersistedLease, providerId: string, ttlMs: number | undefined, older: boolean): boolean {
-    const { leaseId, agentId, admittedAt, expiresAt } = persisted;
+    const { leaseId, agentId, admittedAt } = persisted;
     const now = this.clock.now();
+    const ttl = persisted.expiresAt === undefined ? undefined : (ttlMs ?? persisted.expiresAt - admittedAt);
+    // SPEC §3: its agent could not heartbeat while the host was down, so a restored lease
+    // expires no sooner than its ttl after the host is back.
+    const expiresAt = ttl === undefined ? undefined : Math.max(persisted.expiresAt as number, now + ttl);
     if (expiresAt !== undefined && expiresAt <= now) return false;
     const lease: Lease = { leaseId, providerId, admittedAt, enqueuedAt: admittedAt };
     if (agentId !== undefined) lease.agentId = agentId;
     if (expiresAt !== undefined) lease.expiresAt = expiresAt;
-    this.hold(lease, expiresAt === undefined ? undefined : (ttlMs ?? expiresAt - admittedAt), now);
+    this.hold(lease, ttl, now);
     if (older) this.older.add(leaseId);
     return true;
   }

@@ -44,17 +44,18 @@ describe("TTL leases", () => {
     expect(pool.heartbeat(leaseId)).not.toHaveProperty("expiresAt");
   });
 
-  test("a restored lease holds its slot at once and expires on its old schedule", async () => {
+  test("a restored lease holds its slot at once and expires no sooner than its ttl after the restart", async () => {
     const { pool, clock } = poolHarness({ limit: 1 });
     const now = clock.now();
     pool.restoreLease({ leaseId: "old", agentId: "a1", admittedAt: now - 60_000, expiresAt: now + 60_000 }, 120_000);
     expect(pool.heldLeases()).toEqual([
       // Its own ttl is kept beside it, so the next restart renews heartbeats by the same span.
-      { leaseId: "old", agentId: "a1", admittedAt: now - 60_000, expiresAt: now + 60_000, ttlMs: 120_000 },
+      { leaseId: "old", agentId: "a1", admittedAt: now - 60_000, expiresAt: now + 120_000, ttlMs: 120_000 },
     ]);
     expect(await pool.acquire({ timeoutMs: 0 })).toEqual({ ok: false, failure: { kind: "timeout" } });
-    expect(pool.heartbeat("old")?.expiresAt).toBe(now + 120_000);
-    clock.advance(120_000);
+    clock.advance(119_999);
+    expect(pool.isHeld("old")).toBe(true);
+    clock.advance(1);
     expect(pool.isHeld("old")).toBe(false);
   });
 
@@ -69,15 +70,15 @@ describe("TTL leases", () => {
     expect(fresh.pool.status()).toMatchObject({ limit: 2, paused: true, autoReducedFrom: 3 });
   });
 
-  test("a restored lease that expired while the host was down is expired at once", async () => {
-    const { pool, clock, events, calls } = poolHarness({ limit: 1, cooldownMs: 350 });
+  test("a restored lease whose expiry passed while the host was down gets its ttl again from the restart", () => {
+    const { pool, clock, events } = poolHarness({ limit: 1, cooldownMs: 350 });
     const now = clock.now();
     pool.restoreLease({ leaseId: "stale", admittedAt: now - 200_000, expiresAt: now - 80_000 }, 120_000);
+    expect(pool.isHeld("stale")).toBe(true); // its agent could not heartbeat a host that was down
+    expect(events).toEqual([]);
+    clock.advance(120_000);
     expect(pool.isHeld("stale")).toBe(false);
-    expect(calls.leases).toBe(1); // the service drops it from the persisted leases
     expect(events.map((e) => e.kind)).toEqual(["lease_expired"]);
-    expect(pool.status()).toMatchObject({ active: 0, recycling: 0 });
-    expect((await pool.acquire({ timeoutMs: 0 })).ok).toBe(true);
   });
 });
 
