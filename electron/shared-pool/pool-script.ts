@@ -10,9 +10,12 @@
 //   state      hash  pausedUntil, c429 (consecutive 429s), gen (reductions so far), seq (arrivals)
 //   held       hash  leaseId -> "gen|admittedAt|host"   (gen: reductions before its admission)
 //   queue      zset  waiterId scored by arrival seq     (FIFO by arrival at Redis)
-//   waiters    hash  waiterId -> "enqueuedAt|deadline|host" (deadline -1: none)
+//   waiters    hash  waiterId -> "enqueuedAt|deadline|ttl|host" (deadline, ttl -1: none)
+//   expiries   zset  TTL leaseId scored by when it expires unless heartbeated
+//   ttls       hash  TTL leaseId -> its ttl in ms (a heartbeat pushes its expiry to now + ttl)
 //   recycling  zset  leaseId scored by the time its cooldown ends
-//   inbox:<h>  list  answers for host h's waiters: "a|id|admittedAt|enqueuedAt" or "t|id"
+//   inbox:<h>  list  answers for host h: "a|id|admittedAt|enqueuedAt|expiresAt" (-1: no TTL),
+//                    "t|id" (timed out) or "x|id" (its TTL lease expired)
 //   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
 // state.upSince is when this provider's state was (re)created: a host is judged dead when
 // now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
@@ -38,6 +41,7 @@ export const OPERATIONS = [
   "drive",
   "depart",
   "status",
+  "heartbeat",
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -47,7 +51,7 @@ local op, P, host, nowArg = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local now = tonumber(nowArg)
 local CFG, STATE, HELD = P..':cfg', P..':state', P..':held'
 local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
-local HOSTS = P..':hosts'
+local HOSTS, EXPIRIES, TTLS = P..':hosts', P..':expiries', P..':ttls'
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
 local HOST_EXPIRY = ${HOST_EXPIRY_MS}
 
@@ -63,6 +67,8 @@ if recycling > 0 then
   redis.call('ZREMRANGEBYSCORE', RECYCLING, '-inf', nowArg)
   recycling = redis.call('ZCARD', RECYCLING)
 end
+-- Only TTL leases pay for expiries: a provider without any skips them after this ZCARD.
+local expiring = redis.call('ZCARD', EXPIRIES)
 
 -- Answers for this host go back in the reply; other hosts find theirs in their inbox.
 local mine, told = {}, {}
@@ -88,18 +94,34 @@ local function recycle(id)
   end
 end
 
-local function admit(id, enqueuedAt, h)
+local function admit(id, enqueuedAt, h, ttl)
   redis.call('HSET', HELD, id, string.format('%d|%d|%s', gen, now, h))
   held = held + 1
-  tell(h, string.format('a|%s|%d|%d', id, now, enqueuedAt))
+  local expiresAt = -1
+  if ttl >= 0 then
+    expiresAt = now + ttl
+    redis.call('ZADD', EXPIRIES, expiresAt, id)
+    redis.call('HSET', TTLS, id, ttl)
+    expiring = expiring + 1
+  end
+  tell(h, string.format('a|%s|%d|%d|%d', id, now, enqueuedAt, expiresAt))
+end
+-- A lease stops being held: its expiry, if it had one, goes with it.
+local function unhold(id)
+  redis.call('HDEL', HELD, id)
+  held = held - 1
+  if expiring > 0 and redis.call('ZREM', EXPIRIES, id) == 1 then
+    redis.call('HDEL', TTLS, id)
+    expiring = expiring - 1
+  end
 end
 local function unqueue(id)
   local rec = redis.call('HGET', WAITERS, id)
   if not rec then return nil end
   redis.call('HDEL', WAITERS, id)
   redis.call('ZREM', QUEUE, id)
-  local enq, deadline, h = string.match(rec, '^(%-?%d+)|(%-?%d+)|(.*)$')
-  return tonumber(enq), tonumber(deadline), h
+  local enq, deadline, ttl, h = string.match(rec, '^(%-?%d+)|(%-?%d+)|(%-?%d+)|(.*)$')
+  return tonumber(enq), tonumber(deadline), h, tonumber(ttl)
 end
 
 -- Admits queued waiters, oldest first, while slots and the pause allow. A head whose
@@ -108,8 +130,8 @@ local function drive()
   while hasFree() do
     local head = redis.call('ZRANGE', QUEUE, 0, 0)[1]
     if not head then return end
-    local enq, deadline, h = unqueue(head)
-    if deadline >= 0 and deadline <= now then tell(h, 't|'..head) else admit(head, enq, h) end
+    local enq, deadline, h, ttl = unqueue(head)
+    if deadline >= 0 and deadline <= now then tell(h, 't|'..head) else admit(head, enq, h, ttl) end
   end
 end
 
@@ -169,14 +191,13 @@ local function forgetHosts(hosts)
   local leases = redis.call('HGETALL', HELD)
   for i = 1, #leases, 2 do
     if gone[string.match(leases[i + 1], '^%d+|%-?%d+|(.*)$')] then
-      redis.call('HDEL', HELD, leases[i])
-      held = held - 1
+      unhold(leases[i])
       recycle(leases[i])
     end
   end
   local waiters = redis.call('HGETALL', WAITERS)
   for i = 1, #waiters, 2 do
-    if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
+    if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
   end
   drive()
 end
@@ -210,6 +231,19 @@ if sweeping then
   expireHosts()
 end
 
+-- A TTL lease not heartbeated in time is released as a failure at its expiry instant, before
+-- this operation is judged, as the local pool's expiry timer would have done; its host is told.
+if expiring > 0 then
+  local expired = redis.call('ZRANGEBYSCORE', EXPIRIES, '-inf', nowArg)
+  for _, id in ipairs(expired) do
+    local rec = redis.call('HGET', HELD, id)
+    unhold(id)
+    recycle(id)
+    tell(string.match(rec, '^%d+|%-?%d+|(.*)$'), 'x|'..id)
+  end
+  if #expired > 0 then drive() end
+end
+
 local result
 if op == 'seed' then
   -- If Redis already holds the provider, its settings win (SPEC §7).
@@ -221,24 +255,25 @@ if op == 'seed' then
     result = {0}
   end
 elseif op == 'acquire' then
-  local id, deadline, zero = ARGV[5], tonumber(ARGV[6]), ARGV[7] == '1'
+  local id, deadline, zero, ttl = ARGV[5], tonumber(ARGV[6]), ARGV[7] == '1', tonumber(ARGV[8])
   local pu = pausedUntil()
   -- The client resends a command whose reply a dropped connection lost: the second one finds
   -- the waiter already held (its admission is told again) or queued, and changes nothing.
   local already = redis.call('HGET', HELD, id)
   if already then
     local admittedAt = string.match(already, '^%d+|(%-?%d+)|')
-    tell(host, 'a|'..id..'|'..admittedAt..'|'..admittedAt)
+    local expiresAt = redis.call('ZSCORE', EXPIRIES, id) or '-1'
+    tell(host, 'a|'..id..'|'..admittedAt..'|'..admittedAt..'|'..expiresAt)
   elseif redis.call('HEXISTS', WAITERS, id) == 1 then
     -- still queued: nothing to do
   elseif hasFree() and redis.call('ZCARD', QUEUE) == 0 then
-    admit(id, now, host)
+    admit(id, now, host, ttl)
   elseif zero or (deadline >= 0 and pu and deadline < pu) then
     tell(host, 't|'..id)
   else
     local seq = redis.call('HINCRBY', STATE, 'seq', 1)
     redis.call('ZADD', QUEUE, seq, id)
-    redis.call('HSET', WAITERS, id, string.format('%d|%d|%s', now, deadline, host))
+    redis.call('HSET', WAITERS, id, string.format('%d|%d|%d|%s', now, deadline, ttl, host))
   end
   result = {1}
 elseif op == 'leave' then
@@ -248,8 +283,7 @@ elseif op == 'release' or op == 'undelivered' then
   if not rec then
     result = {0}
   else
-    redis.call('HDEL', HELD, ARGV[5])
-    held = held - 1
+    unhold(ARGV[5])
     local extended, untilAt, reduced = 0, 0, 0
     if op == 'release' then
       local outcome = ARGV[6]
@@ -285,6 +319,17 @@ elseif op == 'depart' then
   -- A host leaving the provider hands back what it holds, as a host that died would.
   forgetHosts({host})
   result = {1}
+elseif op == 'heartbeat' then
+  -- A held TTL lease runs for its ttl from now; a lease without one is only confirmed held.
+  local ttl = redis.call('HEXISTS', HELD, ARGV[5]) == 1 and (redis.call('HGET', TTLS, ARGV[5]) or -1)
+  if not ttl then
+    result = {0}
+  elseif ttl == -1 then
+    result = {1, -1}
+  else
+    redis.call('ZADD', EXPIRIES, now + tonumber(ttl), ARGV[5])
+    result = {1, now + tonumber(ttl)}
+  end
 elseif op == 'status' then
   result = {
     limit, held, redis.call('ZCARD', QUEUE), pausedUntil() or -1, cooldown, autoReduced, autoReducedFrom,
@@ -309,6 +354,7 @@ if recycling > 0 then
   for i = 2, #wakeAt, 2 do times[#times + 1] = tonumber(wakeAt[i]) end
 end
 if pausedUntil() then times[#times + 1] = pauseEnd end
+if expiring > 0 then times[#times + 1] = tonumber(redis.call('ZRANGE', EXPIRIES, 0, 0, 'WITHSCORES')[2]) end
 return {result, answers, times, (sweeping or op == 'acquire') and nextExpiry() or 0}
 `;
 

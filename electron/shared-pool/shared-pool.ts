@@ -13,6 +13,7 @@ import * as say from "../engine/pool-messages";
 import type { AcquireOptions, AcquireResult, Lease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { readInboxEntry } from "./inbox";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
 import { WakeTimers } from "./wake-timers";
@@ -32,6 +33,8 @@ export interface SharedPoolDeps {
   refreshMs?: number;
   onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
   onChange?: () => void;
+  /** A TTL lease of this host's ran out without a heartbeat and was released as a failure. */
+  onLeaseExpired?: (leaseId: string) => void;
   /** A call nobody awaits failed (Redis answered with an error); awaited calls reject instead. */
   onError?: (error: Error) => void;
 }
@@ -54,6 +57,8 @@ export class SharedPool {
   readonly providerId: string;
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
+  /** The leases this host was handed and has not released: what it would re-register. */
+  private readonly held = new Map<string, Lease>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly waits = new WaitStats();
   private noticeDismissed = false;
@@ -98,7 +103,7 @@ export class SharedPool {
       const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
       // Only a waiter that stayed queued needs the fallback poll.
       this.background(
-        this.call("acquire", waiterId, deadline, zero).then(() => {
+        this.call("acquire", waiterId, deadline, zero, options.ttlMs ?? -1).then(() => {
           if (this.waiting.has(waiterId)) this.timers.startPolling();
         }),
       );
@@ -128,26 +133,34 @@ export class SharedPool {
     entry.resolve(result);
   }
 
-  /** Answers from Redis for this host's waiters: `a|id|admittedAt|enqueuedAt` or `t|id`. */
+  /** Answers from Redis for this host's waiters and leases (see inbox.ts). */
   private deliver(inbox: string[]): void {
-    for (const entry of inbox) {
-      if (entry.startsWith("t|")) {
-        this.answer(entry.slice(2), TIMED_OUT);
-        continue;
+    for (const raw of inbox) {
+      const entry = readInboxEntry(raw);
+      if (entry.kind === "timedOut") {
+        this.answer(entry.waiterId, TIMED_OUT);
+      } else if (entry.kind === "expired") {
+        this.expired(entry.leaseId);
+      } else {
+        const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
+        const waiter = this.waiting.get(leaseId);
+        // Answered already: a resent acquire tells its admission twice. The lease stays held.
+        if (!waiter) continue;
+        const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
+        if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
+        if (expiresAt !== undefined) lease.expiresAt = expiresAt;
+        this.held.set(leaseId, lease);
+        this.waits.record(admittedAt, admittedAt - enqueuedAt);
+        this.answer(leaseId, { ok: true, lease });
       }
-      const enqueuedSep = entry.lastIndexOf("|");
-      const admittedSep = entry.lastIndexOf("|", enqueuedSep - 1);
-      const leaseId = entry.slice(2, admittedSep);
-      const admittedAt = Number(entry.slice(admittedSep + 1, enqueuedSep));
-      const enqueuedAt = Number(entry.slice(enqueuedSep + 1));
-      const waiter = this.waiting.get(leaseId);
-      // Answered already: a resent acquire tells its admission twice. The lease stays held.
-      if (!waiter) continue;
-      const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
-      if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
-      this.waits.record(admittedAt, admittedAt - enqueuedAt);
-      this.answer(leaseId, { ok: true, lease });
     }
+  }
+
+  private expired(leaseId: string): void {
+    const agentId = this.held.get(leaseId)?.agentId;
+    this.held.delete(leaseId);
+    this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
+    this.deps.onLeaseExpired?.(leaseId);
   }
 
   private drive(): void {
@@ -160,6 +173,7 @@ export class SharedPool {
     const now = this.deps.clock.now();
     const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "");
     if (!reply || reply[0] !== 1) return false;
+    this.held.delete(leaseId);
     const [, extended, pausedUntil, reduced, limit] = reply as number[];
     if (outcome === "rate_limited") {
       this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
@@ -173,7 +187,25 @@ export class SharedPool {
   }
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
-    return (await this.call("undelivered", leaseId))?.[0] === 1;
+    const returned = (await this.call("undelivered", leaseId))?.[0] === 1;
+    if (returned) this.held.delete(leaseId);
+    return returned;
+  }
+
+  /** Extends a TTL lease by its ttl from now (on Redis's clock); undefined once it is not held. */
+  async heartbeat(leaseId: string): Promise<Lease | undefined> {
+    const reply = await this.call("heartbeat", leaseId);
+    if (reply?.[0] !== 1) return undefined;
+    const known = this.held.get(leaseId) ?? { leaseId, providerId: this.providerId, admittedAt: -1, enqueuedAt: -1 };
+    if (reply[1] === -1) return known;
+    const renewed: Lease = { ...known, expiresAt: reply[1] as number };
+    this.held.set(leaseId, renewed);
+    return renewed;
+  }
+
+  /** The leases this host holds on the shared provider, as it was handed them. */
+  heldLeases(): Lease[] {
+    return [...this.held.values()];
   }
 
   // ── settings ───────────────────────────────────────────────────────────────
