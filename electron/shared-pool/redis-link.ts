@@ -3,6 +3,7 @@
 // and a subscriber connection for wake-ups. Commands on one connection run in the order
 // they were sent, which is what lets a host judge every operation at the time it was asked.
 import { Redis } from "ioredis";
+import { BREAKER_SCRIPT } from "./breaker-script";
 import { POOL_SCRIPT } from "./pool-script";
 
 /**
@@ -12,11 +13,19 @@ import { POOL_SCRIPT } from "./pool-script";
  */
 export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[], hostExpiresAt: number];
 
-type ScriptRunner = (...args: (string | number)[]) => Promise<ScriptReply>;
+/** One route as Redis holds it: id (JSON of the key), state, openUntil, reason, failures, hasProbe, probeOwner. */
+export type BreakerView = [string, string, number, string, number, number, string];
+/** `half-open`, id | `opened`, id, cooldownMs, failures, reason | `closed`, id, why. */
+export type BreakerEvent = [string, string, ...(string | number)[]];
+export type BreakerReply = [result: number, views: BreakerView[], events: BreakerEvent[], settings: [number, number]];
+
+type ScriptRunner<Reply> = (...args: (string | number)[]) => Promise<Reply>;
 
 export interface RedisLink {
   /** Runs one pool operation: `operation, keyPrefix, host, now, ...arguments`. */
   run(args: (string | number)[]): Promise<ScriptReply>;
+  /** Runs one route breaker operation: `operation, keyPrefix, now, ...arguments` (breaker-script.ts). */
+  breaker(args: (string | number)[]): Promise<BreakerReply>;
   /** Calls `onWake` whenever another host left answers for `host` on this provider key prefix. */
   subscribe(channel: string, onWake: () => void): Promise<() => Promise<void>>;
   /** Redis's clock (`TIME`) in epoch ms. */
@@ -28,7 +37,13 @@ export interface RedisLink {
 export function connectRedis(url: string): RedisLink {
   const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
-  const runScript = (commands as unknown as { headroomPool: ScriptRunner }).headroomPool.bind(commands);
+  commands.defineCommand("headroomBreaker", { lua: BREAKER_SCRIPT, numberOfKeys: 0 });
+  const scripts = commands as unknown as {
+    headroomPool: ScriptRunner<ScriptReply>;
+    headroomBreaker: ScriptRunner<BreakerReply>;
+  };
+  const runScript = scripts.headroomPool.bind(commands);
+  const runBreaker = scripts.headroomBreaker.bind(commands);
   let subscriber: Redis | undefined;
   const listeners = new Map<string, Set<() => void>>();
 
@@ -43,6 +58,7 @@ export function connectRedis(url: string): RedisLink {
 
   return {
     run: (args) => runScript(...args),
+    breaker: (args) => runBreaker(...args),
     async subscribe(channel, onWake) {
       const connection = subscriberConnection();
       let set = listeners.get(channel);
