@@ -17,6 +17,7 @@
 //   inbox:<h>  list  answers for host h: "a|id|admittedAt|enqueuedAt|expiresAt" (-1: no TTL),
 //                    "t|id" (timed out) or "x|id" (its TTL lease expired)
 //   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
+//   done:<req> string a release's answer, kept 10 min so a resent release answers the same
 // state.upSince is when this provider's state was (re)created: a host is judged dead when
 // now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
 // hosts to come back before freeing anything of theirs.
@@ -25,6 +26,8 @@ import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/
 
 /** A host silent this long loses its leases (released as failures) and its waiters (SPEC §7). */
 export const HOST_EXPIRY_MS = 10_000;
+/** How long a release's answer is kept for a resend of the same request (SPEC §7: nothing acknowledged twice). */
+export const RELEASE_MEMORY_MS = 600_000;
 /** How often a host says it is alive. */
 export const HOST_REFRESH_MS = 2_000;
 
@@ -54,6 +57,7 @@ local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
 local HOSTS, EXPIRIES, TTLS = P..':hosts', P..':expiries', P..':ttls'
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
 local HOST_EXPIRY = ${HOST_EXPIRY_MS}
+local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
 
 -- Read once; every change below writes through to Redis and to these locals.
 local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom')
@@ -279,9 +283,17 @@ elseif op == 'acquire' then
 elseif op == 'leave' then
   result = {unqueue(ARGV[5]) and 1 or 0}
 elseif op == 'release' or op == 'undelivered' then
+  -- Each release carries a request id: the client resends a command whose reply a dropped
+  -- connection lost, and the resend must get the first answer, not "not held".
+  local request = P..':done:'..(op == 'release' and ARGV[8] or ARGV[6])
   local rec = redis.call('HGET', HELD, ARGV[5])
   if not rec then
     result = {0}
+    local done = redis.call('GET', request)
+    if done then
+      result = {}
+      for n in string.gmatch(done, '[^|]+') do result[#result + 1] = tonumber(n) end
+    end
   else
     unhold(ARGV[5])
     local extended, untilAt, reduced = 0, 0, 0
@@ -296,6 +308,7 @@ elseif op == 'release' or op == 'undelivered' then
     end
     drive()
     result = {1, extended, untilAt, reduced, limit}
+    redis.call('SET', request, table.concat(result, '|'), 'PX', RELEASE_MEMORY)
   end
 elseif op == 'setLimit' then
   limit, autoReduced, autoReducedFrom = tonumber(ARGV[5]), 0, -1

@@ -5,6 +5,7 @@
 // the host's own: its waiters' promises, their deadlines and abort signals, timers for the
 // moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
 // hosts, and the wait percentiles of its own admissions.
+import { randomUUID } from "node:crypto";
 import type { ConcurrencyStatusEntry, HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
 import { checkCooldownMs, checkLimit } from "../../shared/validate";
 import { valid } from "../engine/adaptive-limit";
@@ -51,6 +52,9 @@ interface Waiting {
 export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number };
 
 const DEFAULT_POLL_MS = 1_000;
+
+/** Names one release: a resend of it gets its first answer; another release of the lease does not. */
+const requestId = (leaseId: string): string => `${leaseId}@${randomUUID()}`;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
 
 export class SharedPool {
@@ -171,7 +175,7 @@ export class SharedPool {
 
   async release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): Promise<boolean> {
     const now = this.deps.clock.now();
-    const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "");
+    const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "", requestId(leaseId));
     if (!reply || reply[0] !== 1) return false;
     this.held.delete(leaseId);
     const [, extended, pausedUntil, reduced, limit] = reply as number[];
@@ -187,7 +191,7 @@ export class SharedPool {
   }
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
-    const returned = (await this.call("undelivered", leaseId))?.[0] === 1;
+    const returned = (await this.call("undelivered", leaseId, requestId(leaseId)))?.[0] === 1;
     if (returned) this.held.delete(leaseId);
     return returned;
   }

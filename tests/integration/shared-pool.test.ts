@@ -133,6 +133,29 @@ describe("shared pool on a real redis-server", () => {
     await pool.dispose();
   });
 
+  test("a release the client sends twice is answered alike and releases once; a second release answers false", async () => {
+    const clock = createFakeClock();
+    const keyPrefix = freshPrefix();
+    const { pool, events } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const held = await admit(pool);
+    const waiter = track(pool.acquire());
+    await pool.settled();
+    const send = (request: string) =>
+      link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), held, "rate_limited", "", request]);
+    const [first] = await send(`${held}@r1`);
+    const [again] = await send(`${held}@r1`); // the same request, resent after a lost reply
+    expect(first).toEqual([1, 1, clock.now() + 1_000, 0, 1]);
+    expect(again).toEqual(first);
+    expect((await send(`${held}@r2`))[0]).toEqual([0]); // a new release of a released lease
+    expect(await pool.release(held, "success")).toBe(false);
+    expect(await pool.status()).toMatchObject({ active: 0, queued: 1, paused: true });
+    clock.advance(1_000);
+    await pool.settled();
+    expect(waiter.result).toMatchObject({ ok: true }); // admitted once the single pause ended
+    expect(events).toEqual([]); // the hand-sent release is not this host's to tell
+    await pool.dispose();
+  });
+
   test("a waiter whose deadline falls inside the pause is answered with a timeout at once", async () => {
     const clock = createFakeClock();
     const { pool } = await sharedPool(link, clock, { limit: 2 });

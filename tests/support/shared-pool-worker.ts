@@ -2,7 +2,8 @@
 // via the offset). With WORKER_HOLD=n it takes n slots, prints { host, held } and keeps them
 // (and its heartbeat) until it is killed. Otherwise LANES loops share one SharedPool, each
 // taking a slot, calling the counting provider while holding it, and releasing it, until
-// COUNT calls are done; it prints { host, admitted, failures } and exits.
+// COUNT calls are done; it prints { host, admitted, failures, refused } and exits (refused:
+// releases Redis answered "not held", a release lost or acknowledged twice).
 import { systemClock } from "../../electron/engine/clock";
 import { redisClock } from "../../electron/shared-pool/redis-clock";
 import { connectRedis } from "../../electron/shared-pool/redis-link";
@@ -36,6 +37,7 @@ const target = env("WORKER_TARGET");
 let remaining = Number(env("WORKER_COUNT"));
 let admitted = 0;
 let failures = 0;
+let refused = 0;
 const lane = async () => {
   while (remaining > 0) {
     remaining--;
@@ -47,11 +49,11 @@ const lane = async () => {
     admitted++;
     const response = await fetch(`${target}/?host=${encodeURIComponent(host)}`);
     await response.text();
-    await pool.release(result.lease.leaseId, response.ok ? "success" : "failure");
+    if (!(await pool.release(result.lease.leaseId, response.ok ? "success" : "failure"))) refused++;
   }
 };
 await Promise.all(Array.from({ length: Number(env("WORKER_LANES")) }, lane));
-process.stdout.write(`${JSON.stringify({ host, admitted, failures })}\n`);
+process.stdout.write(`${JSON.stringify({ host, admitted, failures, refused })}\n`);
 await pool.dispose();
 clock.stop();
 await link.close();
