@@ -28,6 +28,10 @@ export interface RedisLink {
   breaker(args: (string | number)[]): Promise<BreakerReply>;
   /** Calls `onWake` whenever another host left answers for `host` on this provider key prefix. */
   subscribe(channel: string, onWake: () => void): Promise<() => Promise<void>>;
+  /** Whether the command connection is up now; while it is not, commands wait to be sent. */
+  readonly connected: boolean;
+  /** Calls `listener` whenever the command connection goes down or comes back. */
+  onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Redis's clock (`TIME`) in epoch ms. */
   time(): Promise<number>;
   ping(): Promise<void>;
@@ -45,11 +49,23 @@ export function connectRedis(url: string): RedisLink {
   const runScript = scripts.headroomPool.bind(commands);
   const runBreaker = scripts.headroomBreaker.bind(commands);
   let subscriber: Redis | undefined;
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  let up = false;
+  const tellConnection = (now: boolean) => {
+    if (now === up) return;
+    up = now;
+    for (const listener of connectionListeners) listener(now);
+  };
+  commands.on("ready", () => tellConnection(true));
+  commands.on("close", () => tellConnection(false));
+  // ioredis retries by itself; the outage is reported through `connected`, not thrown.
+  commands.on("error", () => undefined);
   const listeners = new Map<string, Set<() => void>>();
 
   const subscriberConnection = (): Redis => {
     if (subscriber) return subscriber;
     subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    subscriber.on("error", () => undefined);
     subscriber.on("message", (channel: string) => {
       for (const listener of listeners.get(channel) ?? []) listener();
     });
@@ -57,6 +73,13 @@ export function connectRedis(url: string): RedisLink {
   };
 
   return {
+    get connected() {
+      return up;
+    },
+    onConnectionChange(listener) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
     run: (args) => runScript(...args),
     breaker: (args) => runBreaker(...args),
     async subscribe(channel, onWake) {

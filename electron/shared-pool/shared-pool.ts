@@ -48,8 +48,14 @@ interface Waiting {
   onAbort: () => void;
 }
 
-/** SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's entry. */
-export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number };
+/**
+ * SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's
+ * entry; while Redis is unreachable it is the last entry Redis gave, with a `waitReason`.
+ */
+export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number; waitReason?: string };
+
+export const redisUnreachableReason = (providerId: string): string =>
+  `Redis is unreachable: admissions to shared provider ${providerId} wait until it is back, and releases are kept until then.`;
 
 const DEFAULT_POLL_MS = 1_000;
 
@@ -69,6 +75,9 @@ export class SharedPool {
   private arrivals = 0;
   private readonly timers: WakeTimers;
   private unsubscribe: (() => Promise<void>) | undefined;
+  private stopWatchingLink: (() => void) | undefined;
+  /** The last entry Redis gave: what status() shows while Redis is unreachable. */
+  private lastStatus: SharedStatusEntry | undefined;
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
@@ -84,6 +93,8 @@ export class SharedPool {
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
+    this.stopWatchingLink = this.deps.redis.onConnectionChange(() => this.deps.onChange?.());
+    await this.status();
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -240,12 +251,17 @@ export class SharedPool {
   }
 
   async status(): Promise<SharedStatusEntry> {
+    if (!this.deps.redis.connected && this.lastStatus) {
+      // Asking Redis would wait for it; this host's own waiters are queued at least.
+      const queued = Math.max(this.lastStatus.queued, this.waiting.size);
+      return { ...this.lastStatus, queued, waitReason: redisUnreachableReason(this.providerId) };
+    }
     const now = this.deps.clock.now();
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
     const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[];
     const waits = this.waits.percentiles(now);
-    return {
+    this.lastStatus = {
       providerId: this.providerId,
       limit: limit as number,
       active: active as number,
@@ -263,6 +279,7 @@ export class SharedPool {
       shared: true,
       hosts: hosts as number,
     };
+    return this.lastStatus;
   }
 
   /** Resolves once every operation this host sent has been answered and its answers handled. */
@@ -278,6 +295,7 @@ export class SharedPool {
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     this.timers.stop();
+    this.stopWatchingLink?.();
     await this.unsubscribe?.();
     await this.settled();
   }
