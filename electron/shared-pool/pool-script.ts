@@ -45,6 +45,7 @@ export const OPERATIONS = [
   "depart",
   "status",
   "heartbeat",
+  "rejoin",
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -52,6 +53,11 @@ const LUA = String.raw`
 -- nowArg is handed to Redis as given: formatting a Lua number costs more than the command.
 local op, P, host, nowArg = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local now = tonumber(nowArg)
+-- Fencing (SPEC §7 "Redis down or restarted"): a host names the epoch it joined. An epoch that
+-- is missing or another means Redis lost the state this host knows of: nothing is changed
+-- until the host has re-registered what it holds ('rejoin') and sent the operation again.
+local epoch = redis.call('GET', P..':epoch')
+if op ~= 'seed' and op ~= 'rejoin' and epoch ~= ARGV[5] then return {{-2}, {}, {}, 0} end
 local CFG, STATE, HELD = P..':cfg', P..':state', P..':held'
 local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
 local HOSTS, EXPIRIES, TTLS = P..':hosts', P..':expiries', P..':ttls'
@@ -60,11 +66,14 @@ local HOST_EXPIRY = ${HOST_EXPIRY_MS}
 local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
 
 -- Read once; every change below writes through to Redis and to these locals.
-local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom')
+local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom', 'version')
 local limit, cooldown = tonumber(cfg[1]) or 1, tonumber(cfg[2]) or 0
 local autoReduced, autoReducedFrom = tonumber(cfg[3]) or 0, tonumber(cfg[4]) or -1
-local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429')
+local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429', 'holdUntil')
 local pauseEnd, gen, upSince, c429 = tonumber(st[1]), tonumber(st[2]) or 0, tonumber(st[3]), tonumber(st[4]) or 0
+-- After Redis lost its data, new admissions wait until hosts have had 10 s to re-register.
+local holdUntil = tonumber(st[5])
+if holdUntil and now >= holdUntil then holdUntil = nil end
 -- A recycling slot is free from the instant its cooldown ends.
 local recycling, held = redis.call('ZCARD', RECYCLING), redis.call('HLEN', HELD)
 if recycling > 0 then
@@ -90,7 +99,9 @@ local function pausedUntil()
   if pauseEnd and now < pauseEnd then return pauseEnd end
   return nil
 end
-local function hasFree() return held + recycling < limit and not pausedUntil() end
+local function hasFree() return held + recycling < limit and not pausedUntil() and not holdUntil end
+-- Every settings change carries a version, so a Redis that lost them is re-seeded with the newest.
+local function changedSettings() redis.call('HINCRBY', CFG, 'version', 1) end
 local function recycle(id)
   if cooldown > 0 then
     redis.call('ZADD', RECYCLING, now + cooldown, id)
@@ -179,6 +190,7 @@ local function rateLimited(leaseGen, retryAfter)
   end
   limit, autoReduced, gen = limit - 1, 1, gen + 1
   redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 1)
+  changedSettings()
   redis.call('HSET', STATE, 'gen', gen)
   return extended, untilAt, 1
 end
@@ -251,15 +263,60 @@ end
 local result
 if op == 'seed' then
   -- If Redis already holds the provider, its settings win (SPEC §7).
+  if not epoch then
+    epoch = ARGV[5]
+    redis.call('SET', P..':epoch', epoch)
+    redis.call('HSET', STATE, 'epochAt', nowArg)
+  end
   if redis.call('EXISTS', CFG) == 0 then
-    redis.call('HSET', CFG, 'limit', ARGV[5], 'cooldownMs', ARGV[6], 'autoReduced', ARGV[7])
-    if tonumber(ARGV[8]) >= 0 then redis.call('HSET', CFG, 'autoReducedFrom', ARGV[8]) end
-    result = {1}
+    redis.call('HSET', CFG, 'limit', ARGV[6], 'cooldownMs', ARGV[7], 'autoReduced', ARGV[8], 'version', 0)
+    if tonumber(ARGV[9]) >= 0 then redis.call('HSET', CFG, 'autoReducedFrom', ARGV[9]) end
+    result = {1, epoch}
   else
-    result = {0}
+    result = {0, epoch}
+  end
+elseif op == 'rejoin' then
+  -- Redis lost the state this host joined (ARGV[5]); ARGV[6] is a new epoch, ARGV[7..11] the
+  -- newest settings this host saw with their version, ARGV[12..] its leases as
+  -- "id|admittedAt|expiresAt|ttl". The first host back opens a 10 s window in which new
+  -- admissions wait; a lease re-registered after it is still taken (and may exceed the limit).
+  if epoch == ARGV[5] then
+    result = {0, epoch, 0}
+  else
+    if not epoch then
+      epoch = ARGV[6]
+      redis.call('SET', P..':epoch', epoch)
+      redis.call('HSET', STATE, 'epochAt', nowArg)
+    end
+    local holdEnd = (tonumber(redis.call('HGET', STATE, 'epochAt')) or now) + HOST_EXPIRY
+    if now < holdEnd then
+      holdUntil = holdEnd
+      redis.call('HSET', STATE, 'holdUntil', holdEnd)
+    end
+    if tonumber(ARGV[7]) > (tonumber(cfg[5]) or -1) then
+      limit, cooldown, autoReduced, autoReducedFrom = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+      redis.call('HSET', CFG, 'limit', limit, 'cooldownMs', cooldown, 'autoReduced', autoReduced, 'version', ARGV[7])
+      if autoReducedFrom >= 0 then redis.call('HSET', CFG, 'autoReducedFrom', autoReducedFrom) else redis.call('HDEL', CFG, 'autoReducedFrom') end
+    end
+    redis.call('ZADD', HOSTS, nowArg, host)
+    local late = 0
+    for i = 12, #ARGV do
+      local id, admittedAt, expiresAt, ttl = string.match(ARGV[i], '^(.*)|(%-?%d+)|(%-?%d+)|(%-?%d+)$')
+      if redis.call('HEXISTS', HELD, id) == 0 then
+        redis.call('HSET', HELD, id, gen..'|'..admittedAt..'|'..host)
+        held = held + 1
+        if tonumber(ttl) >= 0 then
+          redis.call('ZADD', EXPIRIES, expiresAt, id)
+          redis.call('HSET', TTLS, id, ttl)
+          expiring = expiring + 1
+        end
+        if now >= holdEnd then late = late + 1 end
+      end
+    end
+    result = {1, epoch, late}
   end
 elseif op == 'acquire' then
-  local id, deadline, zero, ttl = ARGV[5], tonumber(ARGV[6]), ARGV[7] == '1', tonumber(ARGV[8])
+  local id, deadline, zero, ttl = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1', tonumber(ARGV[9])
   local pu = pausedUntil()
   -- The client resends a command whose reply a dropped connection lost: the second one finds
   -- the waiter already held (its admission is told again) or queued, and changes nothing.
@@ -281,12 +338,12 @@ elseif op == 'acquire' then
   end
   result = {1}
 elseif op == 'leave' then
-  result = {unqueue(ARGV[5]) and 1 or 0}
+  result = {unqueue(ARGV[6]) and 1 or 0}
 elseif op == 'release' or op == 'undelivered' then
   -- Each release carries a request id: the client resends a command whose reply a dropped
   -- connection lost, and the resend must get the first answer, not "not held".
-  local request = P..':done:'..(op == 'release' and ARGV[8] or ARGV[6])
-  local rec = redis.call('HGET', HELD, ARGV[5])
+  local request = P..':done:'..(op == 'release' and ARGV[9] or ARGV[7])
+  local rec = redis.call('HGET', HELD, ARGV[6])
   if not rec then
     result = {0}
     local done = redis.call('GET', request)
@@ -295,29 +352,31 @@ elseif op == 'release' or op == 'undelivered' then
       for n in string.gmatch(done, '[^|]+') do result[#result + 1] = tonumber(n) end
     end
   else
-    unhold(ARGV[5])
+    unhold(ARGV[6])
     local extended, untilAt, reduced = 0, 0, 0
     if op == 'release' then
-      local outcome = ARGV[6]
+      local outcome = ARGV[7]
       if outcome == 'success' then
         if c429 ~= 0 then redis.call('HSET', STATE, 'c429', 0) end
       elseif outcome == 'rate_limited' then
-        extended, untilAt, reduced = rateLimited(tonumber(string.match(rec, '^(%d+)|')), tonumber(ARGV[7]))
+        extended, untilAt, reduced = rateLimited(tonumber(string.match(rec, '^(%d+)|')), tonumber(ARGV[8]))
       end
-      recycle(ARGV[5])
+      recycle(ARGV[6])
     end
     drive()
     result = {1, extended, untilAt, reduced, limit}
     redis.call('SET', request, table.concat(result, '|'), 'PX', RELEASE_MEMORY)
   end
 elseif op == 'setLimit' then
-  limit, autoReduced, autoReducedFrom = tonumber(ARGV[5]), 0, -1
+  limit, autoReduced, autoReducedFrom = tonumber(ARGV[6]), 0, -1
   redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 0)
   redis.call('HDEL', CFG, 'autoReducedFrom')
+  changedSettings()
   drive()
   result = {1}
 elseif op == 'setCooldown' then
-  redis.call('HSET', CFG, 'cooldownMs', ARGV[5])
+  redis.call('HSET', CFG, 'cooldownMs', ARGV[6])
+  changedSettings()
   result = {1}
 elseif op == 'resume' then
   local wasPaused = pausedUntil() and 1 or 0
@@ -334,19 +393,19 @@ elseif op == 'depart' then
   result = {1}
 elseif op == 'heartbeat' then
   -- A held TTL lease runs for its ttl from now; a lease without one is only confirmed held.
-  local ttl = redis.call('HEXISTS', HELD, ARGV[5]) == 1 and (redis.call('HGET', TTLS, ARGV[5]) or -1)
+  local ttl = redis.call('HEXISTS', HELD, ARGV[6]) == 1 and (redis.call('HGET', TTLS, ARGV[6]) or -1)
   if not ttl then
     result = {0}
   elseif ttl == -1 then
     result = {1, -1}
   else
-    redis.call('ZADD', EXPIRIES, now + tonumber(ttl), ARGV[5])
+    redis.call('ZADD', EXPIRIES, now + tonumber(ttl), ARGV[6])
     result = {1, now + tonumber(ttl)}
   end
 elseif op == 'status' then
   result = {
     limit, held, redis.call('ZCARD', QUEUE), pausedUntil() or -1, cooldown, autoReduced, autoReducedFrom,
-    recycling, redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'),
+    recycling, redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'), tonumber(cfg[5]) or 0,
   }
 else
   return redis.error_reply('unknown shared pool operation '..tostring(op))
@@ -367,6 +426,7 @@ if recycling > 0 then
   for i = 2, #wakeAt, 2 do times[#times + 1] = tonumber(wakeAt[i]) end
 end
 if pausedUntil() then times[#times + 1] = pauseEnd end
+if holdUntil then times[#times + 1] = holdUntil end
 if expiring > 0 then times[#times + 1] = tonumber(redis.call('ZRANGE', EXPIRIES, 0, 0, 'WITHSCORES')[2]) end
 return {result, answers, times, (sweeping or op == 'acquire') and nextExpiry() or 0}
 `;

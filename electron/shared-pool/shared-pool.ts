@@ -36,6 +36,8 @@ export interface SharedPoolDeps {
   onChange?: () => void;
   /** A TTL lease of this host's ran out without a heartbeat and was released as a failure. */
   onLeaseExpired?: (leaseId: string) => void;
+  /** Diagnostics: a lease re-registered after the 10 s window of a Redis that lost its data. */
+  log?: (message: string) => void;
   /** A call nobody awaits failed (Redis answered with an error); awaited calls reject instead. */
   onError?: (error: Error) => void;
 }
@@ -46,6 +48,8 @@ interface Waiting {
   deadline: TimerHandle | undefined;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  /** The acquire's arguments after the waiter id, to enqueue it again in a Redis that lost it. */
+  asked: (string | number)[];
 }
 
 /**
@@ -58,6 +62,8 @@ export const redisUnreachableReason = (providerId: string): string =>
   `Redis is unreachable: admissions to shared provider ${providerId} wait until it is back, and releases are kept until then.`;
 
 const DEFAULT_POLL_MS = 1_000;
+/** The script's answer to an operation naming an epoch Redis no longer holds (pool-script.ts). */
+const STALE_EPOCH = -2;
 
 /** Names one release: a resend of it gets its first answer; another release of the lease does not. */
 const requestId = (leaseId: string): string => `${leaseId}@${randomUUID()}`;
@@ -78,6 +84,12 @@ export class SharedPool {
   private stopWatchingLink: (() => void) | undefined;
   /** The last entry Redis gave: what status() shows while Redis is unreachable. */
   private lastStatus: SharedStatusEntry | undefined;
+  /** The version of the settings in lastStatus: a Redis that lost its data is re-seeded with the newest. */
+  private settingsVersion = -1;
+  private joined: string = randomUUID();
+  private rejoining: Promise<void> | undefined;
+  /** Each TTL lease's ttl, to re-register it. */
+  private readonly ttls = new Map<string, number>();
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
@@ -91,10 +103,16 @@ export class SharedPool {
     this.noticeDismissed = config.noticeDismissed;
     this.unsubscribe = await this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive());
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
-    await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from);
+    const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
+    this.joined = String(epoch);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
     this.stopWatchingLink = this.deps.redis.onConnectionChange(() => this.deps.onChange?.());
     await this.status();
+  }
+
+  /** The state in Redis this host joined (its epoch key); until seeded, the one it would create. */
+  get epoch(): string {
+    return this.joined;
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -107,18 +125,19 @@ export class SharedPool {
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
-      const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort };
+      const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
+      const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
+      const asked = [deadline, zero, options.ttlMs ?? -1];
+      const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort, asked };
       this.waiting.set(waiterId, entry);
       // Armed now, on the caller's clock, so its deadline is judged in order with every other event.
       if (timeoutMs !== undefined && timeoutMs > 0) {
         entry.deadline = this.deps.clock.setTimeout(() => this.giveUp(waiterId, TIMED_OUT), timeoutMs);
       }
       signal?.addEventListener("abort", onAbort, { once: true });
-      const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
-      const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
       // Only a waiter that stayed queued needs the fallback poll.
       this.background(
-        this.call("acquire", waiterId, deadline, zero, options.ttlMs ?? -1).then(() => {
+        this.call("acquire", waiterId, ...asked).then(() => {
           if (this.waiting.has(waiterId)) this.timers.startPolling();
         }),
       );
@@ -164,6 +183,7 @@ export class SharedPool {
         const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
         if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
         if (expiresAt !== undefined) lease.expiresAt = expiresAt;
+        if (expiresAt !== undefined) this.ttls.set(leaseId, Number(waiter.asked[2]));
         this.held.set(leaseId, lease);
         this.waits.record(admittedAt, admittedAt - enqueuedAt);
         this.answer(leaseId, { ok: true, lease });
@@ -171,9 +191,14 @@ export class SharedPool {
     }
   }
 
+  private forget(leaseId: string): void {
+    this.held.delete(leaseId);
+    this.ttls.delete(leaseId);
+  }
+
   private expired(leaseId: string): void {
     const agentId = this.held.get(leaseId)?.agentId;
-    this.held.delete(leaseId);
+    this.forget(leaseId);
     this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
     this.deps.onLeaseExpired?.(leaseId);
   }
@@ -188,7 +213,7 @@ export class SharedPool {
     const now = this.deps.clock.now();
     const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "", requestId(leaseId));
     if (!reply || reply[0] !== 1) return false;
-    this.held.delete(leaseId);
+    this.forget(leaseId);
     const [, extended, pausedUntil, reduced, limit] = reply as number[];
     if (outcome === "rate_limited") {
       this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
@@ -196,6 +221,7 @@ export class SharedPool {
     }
     if (reduced === 1) {
       this.noticeDismissed = false;
+      this.background(this.status());
       this.event("reduced", say.reductionNotice(this.providerId, (limit as number) + 1, limit as number));
     }
     return true;
@@ -203,7 +229,7 @@ export class SharedPool {
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
     const returned = (await this.call("undelivered", leaseId, requestId(leaseId)))?.[0] === 1;
-    if (returned) this.held.delete(leaseId);
+    if (returned) this.forget(leaseId);
     return returned;
   }
 
@@ -228,10 +254,12 @@ export class SharedPool {
   async setLimit(limit: number): Promise<void> {
     await this.call("setLimit", valid(checkLimit(limit)));
     this.noticeDismissed = false;
+    await this.status(); // the newest settings this host saw, to re-seed a Redis that lost them
   }
 
   async setCooldown(cooldownMs: number): Promise<void> {
     await this.call("setCooldown", valid(checkCooldownMs(cooldownMs)));
+    await this.status();
   }
 
   async resume(): Promise<void> {
@@ -259,7 +287,8 @@ export class SharedPool {
     const now = this.deps.clock.now();
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
-    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[];
+    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts, version] = reply as number[];
+    this.settingsVersion = version as number;
     const waits = this.waits.percentiles(now);
     this.lastStatus = {
       providerId: this.providerId,
@@ -305,13 +334,51 @@ export class SharedPool {
   /** Runs one operation at this instant; its answers and wake times are handled before it resolves. */
   private call(operation: Operation, ...args: (string | number)[]): Promise<number[] | undefined> {
     if (this.disposed) return Promise.resolve(undefined);
-    const now = this.deps.clock.now();
-    const sent = this.deps.redis
-      .run([operation, this.keys, this.deps.host, now, ...args])
-      .then((reply) => this.handle(reply));
+    const sent = this.send(operation, this.deps.clock.now(), args);
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent)).catch(() => {});
     return sent;
+  }
+
+  /** An operation Redis refused for a lost epoch changed nothing: it is sent again once re-registered. */
+  private async send(operation: Operation, now: number, args: (string | number)[]): Promise<number[]> {
+    const run = () => this.deps.redis.run([operation, this.keys, this.deps.host, now, this.joined, ...args]);
+    let reply = await run();
+    if (reply[0][0] === STALE_EPOCH) {
+      await this.rejoin();
+      reply = await run();
+    }
+    return this.handle(reply);
+  }
+
+  private rejoin(): Promise<void> {
+    this.rejoining ??= this.reregister().finally(() => (this.rejoining = undefined));
+    return this.rejoining;
+  }
+
+  /**
+   * Redis lost the state this host joined: it re-registers the leases it holds, offers the
+   * newest settings it saw, and enqueues its waiters again (FIFO across hosts starts afresh).
+   */
+  private async reregister(): Promise<void> {
+    const status = this.lastStatus;
+    const settings = status
+      ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]
+      : [-1, 1, 0, 0, -1];
+    const leases = [...this.held.values()].map(
+      (lease) => `${lease.leaseId}|${lease.admittedAt}|${lease.expiresAt ?? -1}|${this.ttls.get(lease.leaseId) ?? -1}`,
+    );
+    const now = this.deps.clock.now();
+    const reply = await this.deps.redis.run(["rejoin", this.keys, this.deps.host, now, this.joined, randomUUID(), ...settings, ...leases]);
+    const [, epoch, late] = reply[0] as unknown as [number, string, number];
+    this.joined = epoch;
+    if (late > 0) {
+      this.deps.log?.(`${late} lease(s) of ${this.deps.host} on shared provider ${this.providerId} re-registered after the 10 s window; they may exceed the limit until released`);
+    }
+    this.handle(reply);
+    for (const [waiterId, { asked }] of this.waiting) {
+      this.handle(await this.deps.redis.run(["acquire", this.keys, this.deps.host, now, this.joined, waiterId, ...asked]));
+    }
   }
 
   private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {

@@ -118,13 +118,13 @@ describe("shared pool on a real redis-server", () => {
     const keyPrefix = freshPrefix();
     const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
-    const resend = () => link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), held, -1, 0, -1]);
+    const resend = () => link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, -1, 0, -1]);
     const [, answers] = await resend();
     expect(answers).toEqual([`a|${held}|${clock.now()}|${clock.now()}|-1`]); // told again, not admitted again
     const queued = track(pool.acquire());
     await pool.settled();
     await resend();
-    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), "host-a#2", -1, 0, -1]);
+    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a#2", -1, 0, -1]);
     expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
     await pool.release(held, "success");
     await pool.settled();
@@ -141,7 +141,7 @@ describe("shared pool on a real redis-server", () => {
     const waiter = track(pool.acquire());
     await pool.settled();
     const send = (request: string) =>
-      link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), held, "rate_limited", "", request]);
+      link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "rate_limited", "", request]);
     const [first] = await send(`${held}@r1`);
     const [again] = await send(`${held}@r1`); // the same request, resent after a lost reply
     expect(first).toEqual([1, 1, clock.now() + 1_000, 0, 1]);
