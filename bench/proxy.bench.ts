@@ -133,6 +133,8 @@ export default async function proxyBench(): Promise<BenchSection[]> {
 
     const rows: BenchRow[] = [];
     let addedAt32 = Number.POSITIVE_INFINITY;
+    // At 256 the cores saturate: the proxy's own work per request shows against the relay's.
+    const addedAt256 = { relay: Number.POSITIVE_INFINITY, proxy: Number.POSITIVE_INFINITY };
     for (const { concurrency, requests } of LEVELS) {
       // The contenders take turns, so a burst of other work on the machine hits all of them.
       const samples = contenders.map((): number[] => []);
@@ -146,6 +148,8 @@ export default async function proxyBench(): Promise<BenchSection[]> {
         const added50 = pct(own, 50) - pct(direct, 50);
         const added99 = pct(own, 99) - pct(direct, 99);
         if (concurrency === 32 && i === contenders.length - 1) addedAt32 = added50;
+        if (concurrency === 256 && i === 1) addedAt256.relay = added50;
+        if (concurrency === 256 && i === 2) addedAt256.proxy = added50;
         rows.push({
           name: `${c.name}, ${concurrency} concurrent`,
           value: `p50 ${ms(pct(own, 50))} · p99 ${ms(pct(own, 99))}`,
@@ -161,7 +165,10 @@ export default async function proxyBench(): Promise<BenchSection[]> {
       {
         title: `Gating proxy: added latency (answers after ${MODEL_MS} ms of model time, keep-alive, limit never reached)`,
         rows,
-        target: { text: "added p50 ≤ 1 ms at 32 concurrent requests", met: addedAt32 <= 1 },
+        target: {
+          text: "added p50 ≤ 1 ms at 32 concurrent requests, and at 256 ≤ 2× the bare relay's added p50",
+          met: addedAt32 <= 1 && addedAt256.proxy <= 2 * Math.max(addedAt256.relay, 0),
+        },
         notes: [
           "Client, relay, proxy host and fake provider each run in their own process on 127.0.0.1, sharing the machine's cores.",
           "Added = minus direct at the same percentile. The bare relay row is what one more Node hop costs on this machine.",

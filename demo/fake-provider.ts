@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { completeBody, errorBody, sendJson, streamBytes, streamEvents, type Dialect } from "./fake-responses";
+import { completeBody, dialectOf, errorBody, sendJson, streamBytes, streamEvents, type Endpoint } from "./fake-responses";
 
 export interface FakeProviderOptions {
   /** Generation requests served at once; one more is answered 429. Default: no cap. */
@@ -53,7 +53,7 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-const GENERATION: Record<string, Dialect> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai" };
+const GENERATION: Record<string, Endpoint> = { "/v1/messages": "messages", "/v1/chat/completions": "chat", "/v1/responses": "responses" };
 
 function freshStats(): FakeProviderStats {
   return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0 };
@@ -83,7 +83,8 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
   let usage: UsageMode = "live";
   const fake = { stats: freshStats() };
 
-  async function generate(req: IncomingMessage, res: ServerResponse, dialect: Dialect): Promise<void> {
+  async function generate(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint): Promise<void> {
+    const dialect = dialectOf(endpoint);
     const stats = fake.stats;
     stats.generations++;
     stats.inFlight++;
@@ -115,10 +116,10 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
       return;
     }
     if (typeof body.fake_stream_bytes === "number") return streamBytes(res, body.fake_stream_bytes);
-    if (body.stream === true) return streamEvents(res, dialect, model, options.events, options.eventDelayMs);
+    if (body.stream === true) return streamEvents(res, endpoint, model, options.events, options.eventDelayMs);
     const thinking = options.events * options.eventDelayMs;
     if (thinking > 0) await sleep(thinking); // no timer at all when 0: the bench measures the proxy, not a tick
-    sendJson(res, 200, completeBody(dialect, model, options.events));
+    sendJson(res, 200, completeBody(endpoint, model, options.events));
   }
 
   function usageAnswer(res: ServerResponse): void {
@@ -132,9 +133,9 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     fake.stats.requests++;
     fake.stats.lastHeaders = req.headers;
     fake.stats.lastPath = req.url ?? "/";
-    const dialect = GENERATION[path];
-    if (req.method === "POST" && dialect) {
-      generate(req, res, dialect).catch(() => res.destroy());
+    const endpoint = GENERATION[path];
+    if (req.method === "POST" && endpoint) {
+      generate(req, res, endpoint).catch(() => res.destroy());
     } else if (req.method === "GET" && path === "/usage") {
       usageAnswer(res);
     } else if (req.method === "GET" && path === "/v1/models") {

@@ -3,8 +3,14 @@
 import type { ServerResponse } from "node:http";
 import { Readable, pipeline } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { responsesBody, responsesEvents } from "./fake-openai-responses";
 
+/** Whose error format a request gets. */
 export type Dialect = "anthropic" | "openai";
+/** Which generation endpoint: Anthropic messages, OpenAI chat completions, OpenAI responses. */
+export type Endpoint = "messages" | "chat" | "responses";
+
+export const dialectOf = (endpoint: Endpoint): Dialect => (endpoint === "messages" ? "anthropic" : "openai");
 
 const WORDS = ["Headroom ", "keeps ", "agents ", "inside ", "the ", "limit. "];
 
@@ -25,9 +31,12 @@ export function errorBody(dialect: Dialect, status: number, message: string): un
   return { error: { message, type, param: null, code: type } };
 }
 
-export function completeBody(dialect: Dialect, model: string, events: number): unknown {
-  const text = Array.from({ length: events }, (_, i) => WORDS[i % WORDS.length]).join("");
-  if (dialect === "anthropic") {
+const wordsOf = (events: number) => Array.from({ length: events }, (_, i) => WORDS[i % WORDS.length]!);
+
+export function completeBody(endpoint: Endpoint, model: string, events: number): unknown {
+  if (endpoint === "responses") return responsesBody(model, wordsOf(events));
+  const text = wordsOf(events).join("");
+  if (endpoint === "messages") {
     return {
       id: "msg_fake",
       type: "message",
@@ -80,8 +89,13 @@ function openaiEvents(model: string, events: number): string[] {
 }
 
 /** Writes each event as it "happens", `delayMs` apart; stops quietly if the client leaves. */
-export async function streamEvents(res: ServerResponse, dialect: Dialect, model: string, events: number, delayMs: number): Promise<void> {
-  const frames = dialect === "anthropic" ? anthropicEvents(model, events) : openaiEvents(model, events);
+export async function streamEvents(res: ServerResponse, endpoint: Endpoint, model: string, events: number, delayMs: number): Promise<void> {
+  const frames =
+    endpoint === "messages"
+      ? anthropicEvents(model, events)
+      : endpoint === "chat"
+        ? openaiEvents(model, events)
+        : responsesEvents(model, wordsOf(events));
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   for (const [i, frame] of frames.entries()) {
     if (res.destroyed) return;

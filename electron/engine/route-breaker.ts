@@ -152,17 +152,24 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
     return undefined;
   }
 
+  // Built field by field, without spreads: the proxy asks for an entry on every request.
   function view(route: Route): RouteEntry {
-    const isOpen = route.state === "open";
-    return {
-      ...route.key,
+    const { targetId, runtimeId, modelId } = route.key;
+    const entry: RouteEntry = {
+      targetId,
+      runtimeId,
+      modelId,
       state: route.state,
-      remainingMs: isOpen ? Math.max(0, route.openUntil - clock.now()) : 0,
-      ...(isOpen ? { openUntil: route.openUntil } : {}),
+      remainingMs: 0,
       reason: route.reason,
       consecutiveFailures: route.failures,
-      ...(route.probe ? { probeOwner: route.probe.owner } : {}),
     };
+    if (route.state === "open") {
+      entry.remainingMs = Math.max(0, route.openUntil - clock.now());
+      entry.openUntil = route.openUntil;
+    }
+    if (route.probe) entry.probeOwner = route.probe.owner;
+    return entry;
   }
 
   function admit(key: RouteKey, runId: string): AdmitResult {

@@ -139,6 +139,16 @@ export const API_ROUTES: ApiRoute[] = [
   { method: "GET", pattern: "/history", handler: ({ service }) => service.historyEvents() },
   {
     method: "GET",
+    pattern: "/metrics",
+    handler: async ({ service, res }) => {
+      const { contentType, text } = await service.metrics();
+      res.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
+      res.end(text);
+      return undefined;
+    },
+  },
+  {
+    method: "GET",
     pattern: "/events",
     handler: (c) => {
       openEventStream(c.service, c.req, c.res);

@@ -1,7 +1,7 @@
 // Which headers cross the proxy. End-to-end headers (credentials included) pass byte for
 // byte; hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are dropped, as
 // are the headers a Connection header names.
-import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
+import type { IncomingMessage } from "node:http";
 
 const HOP_BY_HOP = new Set([
   "connection",
@@ -18,36 +18,46 @@ const HOP_BY_HOP = new Set([
 /** Tells the window which agent holds a slot; Headroom's own, never forwarded. */
 export const AGENT_HEADER = "x-headroom-agent";
 
-function connectionTokens(value: string[] | undefined): Set<string> {
-  const tokens = new Set<string>();
-  for (const line of value ?? []) for (const token of line.split(",")) tokens.add(token.trim().toLowerCase());
+/** The header names a Connection header lists (they are hop-by-hop too); usually none. */
+function connectionTokens(raw: string[]): Set<string> | undefined {
+  let tokens: Set<string> | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.toLowerCase() !== "connection") continue;
+    tokens ??= new Set();
+    for (const token of raw[i + 1]!.split(",")) tokens.add(token.trim().toLowerCase());
+  }
   return tokens;
 }
 
-function endToEnd(headers: NodeJS.Dict<string[]>, also: Set<string>): OutgoingHttpHeaders {
-  const named = connectionTokens(headers.connection);
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, values] of Object.entries(headers)) {
-    if (values === undefined || HOP_BY_HOP.has(name) || named.has(name) || also.has(name)) continue;
-    out[name] = values.length === 1 ? values[0] : values;
+// rawHeaders in, rawHeaders out: names keep their case, repeated headers their order, and no
+// header object is built per request (Node's request and writeHead take this flat form).
+function endToEnd(raw: string[], also: Set<string>): string[] {
+  const named = connectionTokens(raw);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || also.has(name) || named?.has(name)) continue;
+    out.push(raw[i]!, raw[i + 1]!);
   }
   return out;
 }
 
 // host is rewritten to the upstream's; expect was answered by us already; the agent header is ours.
 const REQUEST_DROPS = new Set(["host", "expect", AGENT_HEADER]);
+// When the proxy read the body itself, it states the length it sends.
+const READ_BODY_DROPS = new Set([...REQUEST_DROPS, "content-length"]);
 const NO_DROPS = new Set<string>();
 
 /** Headers for the upstream request; `bodyLength` when the proxy read the body itself. */
-export function requestHeaders(req: IncomingMessage, upstream: URL, bodyLength?: number): OutgoingHttpHeaders {
-  const out = endToEnd(req.headersDistinct, REQUEST_DROPS);
-  out.host = upstream.host;
-  if (bodyLength !== undefined) out["content-length"] = String(bodyLength);
+export function requestHeaders(req: IncomingMessage, upstream: URL, bodyLength?: number): string[] {
+  const out = endToEnd(req.rawHeaders, bodyLength === undefined ? REQUEST_DROPS : READ_BODY_DROPS);
+  out.push("host", upstream.host);
+  if (bodyLength !== undefined) out.push("content-length", String(bodyLength));
   return out;
 }
 
-export function responseHeaders(res: IncomingMessage): OutgoingHttpHeaders {
-  return endToEnd(res.headersDistinct, NO_DROPS);
+export function responseHeaders(res: IncomingMessage): string[] {
+  return endToEnd(res.rawHeaders, NO_DROPS);
 }
 
 /** The agent name from our own header, when it is short printable text. */

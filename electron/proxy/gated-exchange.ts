@@ -69,23 +69,10 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   const blocked = service.routeBlocked(route);
   if (blocked) return refuseRoute(input, route, blocked);
 
-  // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
-  const leaving = new AbortController();
-  const onLeave = () => leaving.abort();
-  res.once("close", onLeave);
-  if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
-  let leaseId: string;
+  let leaseId: string | undefined;
   try {
-    const agentId = agentOf(req);
-    const admission = await service.acquire({
-      providerId,
-      ...(agentId === undefined ? {} : { agentId }),
-      signal: leaving.signal,
-      expires: false,
-    });
-    leaseId = admission.leaseId;
+    leaseId = await takeSlot(input, agentOf(req));
   } catch (error) {
-    if (leaving.signal.aborted) return;
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
       return;
@@ -95,10 +82,9 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       return;
     }
     throw error;
-  } finally {
-    res.off("close", onLeave);
   }
-  if (leaving.signal.aborted || res.destroyed) {
+  if (leaseId === undefined) return; // the client left while queued
+  if (res.destroyed) {
     service.undelivered(leaseId);
     return;
   }
@@ -125,6 +111,33 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       reject(error);
     }
   });
+}
+
+/** The slot's lease id, or undefined when the client left while it queued. */
+async function takeSlot({ service, req, res, providerId }: GatedInput, agentId: string | undefined): Promise<string | undefined> {
+  const ask = { providerId, ...(agentId === undefined ? {} : { agentId }), expires: false };
+  // Most requests find a slot free. Only one that queues needs an AbortSignal, to leave the
+  // queue when its client hangs up: one per request cost ~15 µs each at saturation.
+  try {
+    return (await service.acquire({ ...ask, timeoutMs: 0 })).leaseId;
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.code === "queue_timeout")) throw error;
+  }
+  const leaving = new AbortController();
+  const onLeave = () => leaving.abort();
+  res.once("close", onLeave);
+  if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
+  try {
+    const { leaseId } = await service.acquire({ ...ask, signal: leaving.signal });
+    if (!leaving.signal.aborted) return leaseId;
+    service.undelivered(leaseId);
+    return undefined;
+  } catch (error) {
+    if (leaving.signal.aborted) return undefined;
+    throw error;
+  } finally {
+    res.off("close", onLeave);
+  }
 }
 
 function settle(service: HeadroomService, leaseId: string, route: RouteKey, runId: string, verdict: Verdict): void {

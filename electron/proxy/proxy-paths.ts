@@ -30,9 +30,17 @@ export function isGeneration(method: string, rest: string): boolean {
   return method === "POST" && GENERATION_PATHS.has(rest.length > 1 ? rest.replace(/\/+$/, "") : rest);
 }
 
+// Parsed once per upstream, not per request; a handful of upstreams, so the map stays small.
+const parsedBases = new Map<string, string>();
+
 /** The upstream URL: the provider's base (which may carry a path, e.g. /api) + rest + query. */
 export function upstreamUrl(base: string, target: ProxyTarget): URL {
-  const url = new URL(base);
-  const basePath = url.pathname.replace(/\/+$/, "");
-  return new URL(`${url.origin}${basePath}${target.rest}${target.query}`);
+  let prefix = parsedBases.get(base);
+  if (prefix === undefined) {
+    const url = new URL(base);
+    prefix = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    if (parsedBases.size >= 64) parsedBases.clear();
+    parsedBases.set(base, prefix);
+  }
+  return new URL(`${prefix}${target.rest}${target.query}`);
 }

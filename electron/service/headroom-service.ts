@@ -27,6 +27,7 @@ import type { SettingsStore } from "../settings/settings-store";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
+import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry } from "./provider-registry";
 import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
@@ -60,10 +61,16 @@ export class HeadroomService {
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
+  private readonly meter: ServiceMetrics;
 
   constructor(private readonly options: ServiceOptions) {
     this.leaseTtlMs = options.leaseTtlMs ?? LIMITS.leaseTtlMs.default;
     this.book = new LeaseBook(() => options.clock.now());
+    this.meter = new ServiceMetrics({
+      providers: () => this.status().providers,
+      routes: () => this.breaker.snapshot(),
+      now: () => options.clock.now(),
+    });
     const data = options.store.read();
     this.journal = new LeaseJournal(options.store, options.clock, () => this.providers.leasesToKeep());
     this.breaker = createRouteBreaker({
@@ -82,7 +89,11 @@ export class HeadroomService {
       onEvent: (event) => this.record(event),
       onLeasesChange: () => this.journal.changed(),
       // Remembered for an hour as ended, then forgotten: a killed agent's id does not live on.
-      onLeaseExpired: (leaseId) => this.book.end(leaseId),
+      onLeaseExpired: (leaseId) => {
+        const providerId = this.book.providerOf(leaseId);
+        if (providerId !== undefined) this.meter.released(providerId, "failure");
+        this.book.end(leaseId);
+      },
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     for (const lease of data.leases) {
@@ -144,6 +155,11 @@ export class HeadroomService {
 
   historyEvents(): { events: HistoryEvent[] } {
     return { events: this.history.newestFirst() };
+  }
+
+  /** GET /metrics: the Prometheus exposition of this service's registry. */
+  metrics(): Promise<{ contentType: string; text: string }> {
+    return this.meter.exposition();
   }
 
   // ── provider settings ──────────────────────────────────────────────────────
@@ -208,6 +224,7 @@ export class HeadroomService {
   async acquire(input: AcquireInput): Promise<Admission> {
     this.assertOpen();
     const { pool } = this.providers.require(input.providerId);
+    const askedAt = this.options.clock.now();
     const result = await pool.acquire({
       ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
       ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
@@ -222,6 +239,7 @@ export class HeadroomService {
     }
     const { lease } = result;
     this.book.hold(lease.leaseId, lease.providerId);
+    this.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
     return {
       leaseId: lease.leaseId,
       providerId: lease.providerId,
@@ -248,6 +266,7 @@ export class HeadroomService {
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): { released: boolean } {
     const pool = this.poolOfLease(leaseId);
     if (pool?.release(leaseId, outcome, retryAfterMs)) {
+      this.meter.released(pool.providerId, outcome);
       this.book.end(leaseId);
       return { released: true };
     }
@@ -320,7 +339,9 @@ export class HeadroomService {
   // ── internals ──────────────────────────────────────────────────────────────
 
   private record(event: Omit<HistoryEvent, "at">): void {
-    this.history.add({ at: this.options.clock.now(), ...event });
+    const recorded = { at: this.options.clock.now(), ...event };
+    this.history.add(recorded);
+    this.meter.recorded(recorded);
     this.emit("history");
   }
 

@@ -1,10 +1,11 @@
 import { useState } from "react";
 
-/** A line to paste into a shell, with a button that copies it. */
-export function CopyLine({ text, label }: { text: string; label: string }) {
+/** A line to paste into a shell, with a button that copies it; `caption` says who it is for. */
+export function CopyLine({ text, label, caption }: { text: string; label: string; caption?: string }) {
   const [copied, setCopied] = useState<string>();
   return (
     <div className="copy-line">
+      {caption && <span className="muted copy-caption">{caption}</span>}
       <code>{text}</code>
       <button
         type="button"

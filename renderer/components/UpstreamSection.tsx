@@ -1,7 +1,7 @@
 // The upstream base URL, and once there is one, the lines an agent needs to go through Headroom.
 import { checkProviderConfigBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
-import { baseUrlLine, runLine } from "../agent-lines";
+import { runLine, setupLines } from "../agent-lines";
 import { CommitField, refused } from "./CommitField";
 import { CopyLine } from "./CopyLine";
 
@@ -24,7 +24,9 @@ export function UpstreamSection({ providerId, upstream }: { providerId: string; 
       />
       {upstream ? (
         <div className="agent-lines">
-          <CopyLine text={baseUrlLine(providerId, upstream, proxyUrl)} label={`Copy base URL line for ${providerId}`} />
+          {setupLines(providerId, upstream, proxyUrl).map((line) => (
+            <CopyLine key={line.what} caption={line.tools} text={line.text} label={`Copy ${line.what} line for ${providerId}`} />
+          ))}
           <CopyLine text={runLine(providerId)} label={`Copy run command for ${providerId}`} />
         </div>
       ) : (

@@ -1,4 +1,4 @@
-import { DEFAULT_PROXY_URL } from "../../renderer/agent-lines";
+import { codexLine, DEFAULT_PROXY_URL } from "../../renderer/agent-lines";
 import { card, expect, test } from "./support/fixtures";
 
 test("the card shows who holds and who waits, and a stuck lease can be released by hand", async ({ page, host, openWindow }) => {
@@ -47,6 +47,8 @@ test("an upstream URL gives the lines an agent needs, with copy buttons", async 
   // Set elsewhere (HTTP), shown here: an OpenAI-style provider gets the /v1 form.
   await host.client.setProvider("openrouter", { upstream: "https://openrouter.ai/api" });
   await expect(card(page, "openrouter").getByText(`OPENAI_BASE_URL=${proxyUrl}/openrouter/v1`, { exact: true })).toBeVisible();
+  // Codex ignores OPENAI_BASE_URL: it gets its own provider entry (SPEC §6 "Agent setup lines").
+  await expect(card(page, "openrouter").getByText(codexLine(`${proxyUrl}/openrouter/v1`), { exact: true })).toBeVisible();
 
   const bad = card(page, "openrouter").getByRole("textbox", { name: "Upstream URL for openrouter" });
   await bad.fill("ftp://example.com");

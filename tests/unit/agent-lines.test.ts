@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { baseUrlLine, runLine } from "../../renderer/agent-lines";
+import { baseUrlLine, codexLine, runLine, setupLines } from "../../renderer/agent-lines";
 
 const proxy = "http://127.0.0.1:7412";
 
@@ -7,6 +7,9 @@ test("an Anthropic provider gets ANTHROPIC_BASE_URL without /v1, whatever it is 
   expect(baseUrlLine("anthropic", "https://api.anthropic.com", proxy)).toBe("ANTHROPIC_BASE_URL=http://127.0.0.1:7412/anthropic");
   expect(baseUrlLine("work", "https://api.anthropic.com", proxy)).toBe("ANTHROPIC_BASE_URL=http://127.0.0.1:7412/work");
   expect(baseUrlLine("claude", "http://127.0.0.1:9000", proxy)).toBe("ANTHROPIC_BASE_URL=http://127.0.0.1:7412/claude");
+  expect(setupLines("anthropic", "https://api.anthropic.com", proxy)).toEqual([
+    { what: "base URL", tools: "Claude Code, Anthropic SDKs", text: "ANTHROPIC_BASE_URL=http://127.0.0.1:7412/anthropic" },
+  ]);
 });
 
 test("any other provider gets OPENAI_BASE_URL ending in /v1", () => {
@@ -14,4 +17,15 @@ test("any other provider gets OPENAI_BASE_URL ending in /v1", () => {
     "OPENAI_BASE_URL=http://127.0.0.1:7412/openrouter/v1",
   );
   expect(runLine("openai")).toBe("headroom run --provider openai -- <your agent command>");
+});
+
+test("Codex gets its own provider entry (it ignores OPENAI_BASE_URL), and aider its flag", () => {
+  const lines = setupLines("openai", "https://api.openai.com", proxy);
+  expect(lines.map((l) => l.text)).toEqual([
+    "OPENAI_BASE_URL=http://127.0.0.1:7412/openai/v1",
+    `codex -c model_provider=headroom -c 'model_providers.headroom={name="Headroom",base_url="http://127.0.0.1:7412/openai/v1",wire_api="responses",env_key="OPENAI_API_KEY"}'`,
+    "aider --openai-api-base http://127.0.0.1:7412/openai/v1",
+  ]);
+  expect(lines.some((l) => /OPENAI_BASE_URL=\S+ codex/.test(l.text))).toBe(false);
+  expect(codexLine("http://127.0.0.1:1/x/v1")).toContain('base_url="http://127.0.0.1:1/x/v1"');
 });

@@ -1,0 +1,111 @@
+// GET /metrics (SPEC §3): Headroom in Prometheus' text format through prom-client, on one
+// registry per service (two hosts in one process, as in the tests, never share series).
+// Counters and the wait histogram are fed as things happen; gauges are read at scrape time.
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, RouteEntry, RouteKey } from "../../shared/types";
+
+const HOUR_MS = 60 * 60_000;
+const ROUTE_STATE: Record<RouteEntry["state"], number> = { closed: 0, open: 1, "half-open": 2 };
+// Waits range from nothing (a free slot) to minutes behind a pause.
+const WAIT_BUCKETS_S = [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900];
+
+/** What the gauges read at scrape time. */
+export interface MetricsSource {
+  providers(): ConcurrencyStatusEntry[];
+  routes(): RouteEntry[];
+  now(): number;
+}
+
+const routeKey = (route: RouteKey) => JSON.stringify([route.targetId, route.runtimeId, route.modelId]);
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly admissions: Counter<"provider">;
+  private readonly rateLimited: Counter<"provider">;
+  private readonly releases: Counter<"provider" | "outcome">;
+  private readonly wait: Histogram<"provider">;
+  /** When each route last changed state; entries older than an hour are dropped at scrape. */
+  private readonly routeChangedAt = new Map<string, number>();
+
+  constructor(private readonly source: MetricsSource) {
+    const registers = [this.registry];
+    this.admissions = new Counter({ name: "headroom_admissions_total", help: "Leases admitted.", labelNames: ["provider"], registers });
+    this.rateLimited = new Counter({
+      name: "headroom_rate_limited_total",
+      help: "Leases released as rate limited (429s).",
+      labelNames: ["provider"],
+      registers,
+    });
+    this.releases = new Counter({
+      name: "headroom_releases_total",
+      help: "Leases released, by outcome (expired leases count as failure).",
+      labelNames: ["provider", "outcome"],
+      registers,
+    });
+    this.wait = new Histogram({
+      name: "headroom_wait_seconds",
+      help: "Time from asking for a slot to its admission.",
+      labelNames: ["provider"],
+      buckets: WAIT_BUCKETS_S,
+      registers,
+    });
+    this.providerGauge("headroom_limit", "Concurrent requests allowed.", (e) => e.limit);
+    this.providerGauge("headroom_active", "Leases held.", (e) => e.active);
+    this.providerGauge("headroom_queued", "Waiters in the queue.", (e) => e.queued);
+    this.providerGauge("headroom_recycling", "Slots inside their release cooldown.", (e) => e.recycling);
+    this.providerGauge("headroom_paused", "1 while admissions are paused after a rate limit.", (e) => Number(e.paused));
+    this.providerGauge("headroom_auto_reduced", "1 while the limit is lowered automatically.", (e) => Number(e.autoReduced));
+    const metrics = this;
+    new Gauge({
+      name: "headroom_route_state",
+      help: "Route breaker state: 0 closed, 1 open, 2 half-open (routes not closed or changed in the last hour).",
+      labelNames: ["target", "runtime", "model"],
+      registers,
+      collect() {
+        this.reset();
+        for (const route of metrics.visibleRoutes()) {
+          this.set({ target: route.targetId, runtime: route.runtimeId, model: route.modelId }, ROUTE_STATE[route.state]);
+        }
+      },
+    });
+  }
+
+  admitted(providerId: string, waitMs: number): void {
+    this.admissions.inc({ provider: providerId });
+    this.wait.observe({ provider: providerId }, Math.max(0, waitMs) / 1000);
+  }
+
+  released(providerId: string, outcome: LeaseOutcome): void {
+    this.releases.inc({ provider: providerId, outcome });
+    if (outcome === "rate_limited") this.rateLimited.inc({ provider: providerId });
+  }
+
+  /** History events that move a route mark it as recently changed. */
+  recorded(event: HistoryEvent): void {
+    if (event.route) this.routeChangedAt.set(routeKey(event.route), event.at);
+  }
+
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  private providerGauge(name: string, help: string, read: (entry: ConcurrencyStatusEntry) => number): void {
+    const source = this.source;
+    new Gauge({
+      name,
+      help,
+      labelNames: ["provider"],
+      registers: [this.registry],
+      collect() {
+        this.reset(); // a removed provider's series goes with it
+        for (const entry of source.providers()) this.set({ provider: entry.providerId }, read(entry));
+      },
+    });
+  }
+
+  private visibleRoutes(): RouteEntry[] {
+    const since = this.source.now() - HOUR_MS;
+    for (const [key, at] of this.routeChangedAt) if (at < since) this.routeChangedAt.delete(key);
+    return this.source.routes().filter((route) => route.state !== "closed" || this.routeChangedAt.has(routeKey(route)));
+  }
+}
