@@ -6,7 +6,7 @@
 // moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
 // hosts, and the wait percentiles of its own admissions.
 import { randomUUID } from "node:crypto";
-import type { ConcurrencyStatusEntry, HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
+import type { HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
 import { checkCooldownMs, checkLimit } from "../../shared/validate";
 import { valid } from "../engine/adaptive-limit";
 import type { Clock, TimerHandle } from "../engine/clock";
@@ -17,6 +17,7 @@ import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { readInboxEntry } from "./inbox";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
+import { statusEntry, unreachableEntry, type SharedStatusEntry } from "./shared-status";
 import { WakeTimers } from "./wake-timers";
 
 export interface SharedPoolDeps {
@@ -52,14 +53,7 @@ interface Waiting {
   asked: (string | number)[];
 }
 
-/**
- * SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's
- * entry; while Redis is unreachable it is the last entry Redis gave, with a `waitReason`.
- */
-export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number; waitReason?: string };
-
-export const redisUnreachableReason = (providerId: string): string =>
-  `Redis is unreachable: admissions to shared provider ${providerId} wait until it is back, and releases are kept until then.`;
+export type { SharedStatusEntry } from "./shared-status";
 
 const DEFAULT_POLL_MS = 1_000;
 /** The script's answer to an operation naming an epoch Redis no longer holds (pool-script.ts). */
@@ -279,35 +273,14 @@ export class SharedPool {
   }
 
   async status(): Promise<SharedStatusEntry> {
-    if (!this.deps.redis.connected && this.lastStatus) {
-      // Asking Redis would wait for it; this host's own waiters are queued at least.
-      const queued = Math.max(this.lastStatus.queued, this.waiting.size);
-      return { ...this.lastStatus, queued, waitReason: redisUnreachableReason(this.providerId) };
-    }
+    // Asking Redis would wait for it to come back.
+    if (!this.deps.redis.connected && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiting.size);
     const now = this.deps.clock.now();
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
-    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts, version] = reply as number[];
-    this.settingsVersion = version as number;
-    const waits = this.waits.percentiles(now);
-    this.lastStatus = {
-      providerId: this.providerId,
-      limit: limit as number,
-      active: active as number,
-      queued: queued as number,
-      paused: pausedUntil !== -1,
-      ...(pausedUntil === -1 ? {} : { pausedUntil }),
-      cooldownMs: cooldownMs as number,
-      autoReduced: autoReduced === 1,
-      ...(autoReduced === 1
-        ? { autoReducedFrom: from, notice: say.reductionNotice(this.providerId, from as number, limit as number) }
-        : {}),
-      noticeDismissed: this.noticeDismissed,
-      recycling: recycling as number,
-      ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
-      shared: true,
-      hosts: hosts as number,
-    };
+    this.settingsVersion = reply[9] as number;
+    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now) };
+    this.lastStatus = statusEntry(this.providerId, reply, host);
     return this.lastStatus;
   }
 

@@ -3,7 +3,7 @@
 // every write, so, killed and started again on the same port, it comes back with its data.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { RedisLink } from "../../electron/shared-pool/redis-link";
-import { redisUnreachableReason } from "../../electron/shared-pool/shared-pool";
+import { redisUnreachableReason } from "../../electron/shared-pool/shared-status";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
