@@ -51,7 +51,23 @@ export function codexLine(v1Url: string): string {
   return `codex -c ${provider} -c '${entry}'`;
 }
 
-export const runLine = (providerId: string): string => `headroom run --provider ${providerId} -- <your agent command>`;
+/**
+ * The `headroom run` form, pasteable as is: a real agent command instead of a placeholder
+ * (`<…>` would be a shell redirection), and `npx` as the README runs it from a checkout.
+ */
+export const runLine = (providerId: string, upstream = ""): string =>
+  `npx headroom run --provider ${providerId} -- ${isAnthropic(providerId, upstream) ? "claude" : "codex"}`;
+
+/** The empty window's first step: one line per agent, for providers named anthropic and openai. */
+export function firstRunLines(proxyUrl: string = DEFAULT_PROXY_URL): { agent: string; line: string }[] {
+  const base = proxyUrl.replace(/\/+$/, "");
+  return [
+    { agent: "Claude Code", line: `ANTHROPIC_BASE_URL=${base}/anthropic claude` },
+    { agent: "Codex", line: codexLine(`${base}/openai/v1`) },
+    { agent: "aider", line: `aider --openai-api-base ${base}/openai/v1` },
+    { agent: "OpenAI-compatible SDK", line: `OPENAI_BASE_URL=${base}/openai/v1 python your_agent.py` },
+  ];
+}
 
 const providerBase = (providerId: string, proxyUrl: string) => `${proxyUrl.replace(/\/+$/, "")}/${providerId}`;
 

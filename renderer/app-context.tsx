@@ -28,3 +28,6 @@ export function useHeadroom<T>(selector: (state: HeadroomState) => T): T {
 }
 
 export const useIntents = (): Intents => useServices().intents;
+
+/** For window-only state (the filter) that no bridge call carries. */
+export const useHeadroomStore = (): HeadroomStore => useServices().store;

@@ -9,8 +9,9 @@ import { createHeadroomStore } from "./store/headroom-store";
 import { createIntents } from "./store/intents";
 import "./styles.css";
 
-const bridge = chooseBridge();
+const { bridge, tokenGiven } = chooseBridge();
 const store = createHeadroomStore();
+store.setState({ tokenGiven });
 connectStore(store, bridge);
 
 const root = document.getElementById("root");

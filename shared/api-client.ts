@@ -17,6 +17,7 @@ import type {
   RouteOutcome,
   RouteRefusal,
   RoutesView,
+  SeriesResponse,
 } from "./types";
 import type { HostInfo } from "./contract";
 import type { AcquireRequest, ProviderConfigPatch } from "./validate";
@@ -109,6 +110,7 @@ export function createApiClient(options: ApiClientOptions) {
     routeRelease: (route: RouteKey, runId: string) => call<RouteEntry>("POST", "/routes/release", { ...route, runId }),
     routeReset: (route: RouteKey) => call<RouteEntry>("POST", "/routes/reset", route),
     history: () => call<{ events: HistoryEvent[] }>("GET", "/history"),
+    series: (minutes?: number) => call<SeriesResponse>("GET", minutes === undefined ? "/series" : `/series?minutes=${minutes}`),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
   RouteEntry,
   RouteKey,
   RoutesView,
+  SeriesResponse,
 } from "./types";
 import type { ProviderConfigPatch } from "./validate";
 
@@ -35,6 +36,7 @@ export interface InvokeMap {
   "route:reset": { request: RouteKey; response: RouteEntry };
   "history:get": { request: void; response: { events: HistoryEvent[] } };
   "host:info": { request: void; response: HostInfo };
+  "series:get": { request: { minutes: number }; response: SeriesResponse };
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -71,6 +73,7 @@ export const INVOKE_CHANNELS = [
   "route:reset",
   "history:get",
   "host:info",
+  "series:get",
 ] as const satisfies readonly InvokeChannel[];
 
 export const PUSH_TOPICS = ["status", "routes", "history"] as const satisfies readonly PushTopic[];

@@ -19,6 +19,7 @@ export const DESKTOP_METHODS = {
   "route:reset": "resetRoute",
   "history:get": "getHistory",
   "host:info": "getHostInfo",
+  "series:get": "getSeries",
 } as const satisfies Record<InvokeChannel, string>;
 
 export const DESKTOP_SUBSCRIPTIONS = {

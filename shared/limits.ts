@@ -8,6 +8,7 @@ export const LIMITS = {
   timeoutMs: { max: 86_400_000 },
   retryAfterMs: { max: 86_400_000 },
   leaseTtlMs: { default: 120_000 },
+  seriesMinutes: { min: 1, max: 60, default: 5 },
 } as const;
 
 /** SPEC §5 default ports on 127.0.0.1: the API and window, and the gating proxy. */

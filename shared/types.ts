@@ -154,3 +154,17 @@ export type ErrorCode =
 export interface ErrorBody {
   error: { code: ErrorCode; message: string };
 }
+
+/** One provider's samples in `GET /series` (SPEC §4): parallel arrays, oldest first. */
+export interface ProviderSeries {
+  at: number[];
+  limit: number[];
+  active: number[];
+  queued: number[];
+  recycling: number[];
+}
+
+export interface SeriesResponse {
+  stepMs: number;
+  providers: Record<string, ProviderSeries>;
+}

@@ -304,3 +304,18 @@ export const checkProviderConfigRequest = (
 
 export const checkLeaseRequest = (request: unknown): Checked<{ leaseId: string }> =>
   attempt(() => ({ leaseId: tokenId(objectBody(request, "request").leaseId, "leaseId") }));
+
+/** `GET /series?minutes=N`: the number arrives as query text (absent: the default 5). */
+export const checkSeriesMinutes = (raw: string | null | undefined): Checked<number> =>
+  attempt(() => {
+    const { min, max, default: fallback } = LIMITS.seriesMinutes;
+    if (raw === null || raw === undefined) return fallback;
+    return integer(/^\d{1,6}$/.test(raw) ? Number(raw) : raw, "minutes", min, max);
+  });
+
+export const checkSeriesRequest = (request: unknown): Checked<{ minutes: number }> =>
+  attempt(() => {
+    const { min, max, default: fallback } = LIMITS.seriesMinutes;
+    const minutes = optionalInteger(objectBody(request, "request").minutes, "minutes", min, max);
+    return { minutes: minutes ?? fallback };
+  });

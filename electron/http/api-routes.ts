@@ -12,6 +12,7 @@ import {
   checkRouteKeyBody,
   checkRouteOutcomeBody,
   checkRouteRunBody,
+  checkSeriesMinutes,
 } from "../../shared/validate";
 import type { HostInfo } from "../../shared/contract";
 import type { HeadroomService } from "../service/headroom-service";
@@ -137,6 +138,11 @@ export const API_ROUTES: ApiRoute[] = [
     handler: async (c) => c.service.routeReset(valid(checkRouteKeyBody(await c.body()))),
   },
   { method: "GET", pattern: "/history", handler: ({ service }) => service.historyEvents() },
+  {
+    method: "GET",
+    pattern: "/series",
+    handler: (c) => c.service.series(valid(checkSeriesMinutes(new URL(c.req.url ?? "/", "http://host").searchParams.get("minutes")))),
+  },
   {
     method: "GET",
     pattern: "/metrics",

@@ -9,6 +9,7 @@ import {
   checkProviderConfigRequest,
   checkProviderRequest,
   checkRouteKeyBody,
+  checkSeriesRequest,
 } from "../../shared/validate";
 import type { HeadroomService } from "../service/headroom-service";
 import { valid } from "../service/service-error";
@@ -47,5 +48,6 @@ export function createChannelTable(service: HeadroomService, hostInfo: () => Hos
     "route:reset": (request) => service.routeReset(valid(checkRouteKeyBody(request))),
     "history:get": () => service.historyEvents(),
     "host:info": () => hostInfo(),
+    "series:get": (request) => service.series(valid(checkSeriesRequest(request)).minutes),
   };
 }

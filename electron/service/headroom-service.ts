@@ -15,6 +15,7 @@ import type {
   RouteKey,
   RouteOutcome,
   RoutesView,
+  SeriesResponse,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
@@ -29,6 +30,7 @@ import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
 import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry } from "./provider-registry";
+import { SeriesSampler } from "./series-sampler";
 import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
 export type Topic = "status" | "routes" | "history";
@@ -61,6 +63,7 @@ export class HeadroomService {
   private readonly leaseTtlMs: number;
   private closed = false;
   private readonly journal: LeaseJournal;
+  private readonly sampler: SeriesSampler;
   private readonly meter: ServiceMetrics;
 
   constructor(private readonly options: ServiceOptions) {
@@ -102,9 +105,16 @@ export class HeadroomService {
       this.book.hold(lease.leaseId, lease.providerId);
       provider.pool.restoreLease(lease, this.leaseTtlMs);
     }
+    this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
+    this.sampler.start();
   }
 
   // ── reading ────────────────────────────────────────────────────────────────
+
+  /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
+  series(minutes: number): SeriesResponse {
+    return this.sampler.read(minutes);
+  }
 
   status(): ConcurrencyStatusResponse {
     const providers: ConcurrencyStatusEntry[] = [];
@@ -329,6 +339,7 @@ export class HeadroomService {
   close(): void {
     if (this.closed) return;
     this.journal.close();
+    this.sampler.stop();
     this.closed = true;
     this.providers.disposeAll();
     this.breaker.dispose();

@@ -13,15 +13,16 @@ export function trayText(status: ConcurrencyStatusResponse): TrayText {
   let active = 0;
   let limit = 0;
   let queued = 0;
-  let paused = 0;
+  const paused: string[] = [];
   for (const entry of providers) {
     active += entry.active;
     limit += entry.limit;
     queued += entry.queued;
-    if (entry.paused) paused += 1;
+    if (entry.paused) paused.push(entry.providerId);
   }
   const parts = [`${active}/${limit} active`];
   if (queued > 0) parts.push(`${queued} queued`);
-  if (paused > 0) parts.push(`${paused} paused`);
+  // Named, as the window's title names them: which provider needs you, not how many.
+  if (paused.length > 0) parts.push(`${paused.join(", ")} paused`);
   return { title: `${active}/${limit}`, tooltip: `Headroom: ${parts.join(", ")}` };
 }

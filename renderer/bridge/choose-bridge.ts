@@ -12,8 +12,9 @@ declare global {
   }
 }
 
-export function chooseBridge(): Bridge {
-  if (window.headroom) return createElectronBridge(window.headroom);
+/** The bridge, and whether the window was given a token at all (a refusal then means a wrong one). */
+export function chooseBridge(): { bridge: Bridge; tokenGiven: boolean } {
+  if (window.headroom) return { bridge: createElectronBridge(window.headroom), tokenGiven: true };
   const token = takeToken({ location: window.location, storage: window.sessionStorage, history: window.history });
-  return createHttpBridge({ baseUrl: window.location.origin, token });
+  return { bridge: createHttpBridge({ baseUrl: window.location.origin, token }), tokenGiven: token !== undefined };
 }

@@ -22,4 +22,5 @@ export const HTTP_HANDLERS: Handlers = {
   "route:reset": (client, { targetId, runtimeId, modelId }) => client.routeReset({ targetId, runtimeId, modelId }),
   "history:get": (client) => client.history(),
   "host:info": (client) => client.hostInfo(),
+  "series:get": (client, { minutes }) => client.series(minutes),
 };

@@ -1,8 +1,15 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { checkLimit, checkProviderId } from "../../shared/validate";
 import { LIMITS } from "../../shared/limits";
 import { useHeadroom, useIntents } from "../app-context";
-import { typedNumber } from "./CommitField";
+import { NumberInput, typedNumber } from "./NumberInput";
+
+function idProblem(id: string, known: Readonly<Record<string, unknown>>): string | undefined {
+  if (id === "") return "Type a provider id first, such as anthropic.";
+  const checked = checkProviderId(id, "A provider id");
+  if (!checked.ok) return checked.message;
+  return id in known ? `${id} already exists; change its limit on its card.` : undefined;
+}
 
 /** Only a limit creates a provider (SPEC §3), so adding one is setting its first limit. */
 export function AddProviderForm() {
@@ -12,22 +19,36 @@ export function AddProviderForm() {
   const [limit, setLimit] = useState("4");
   const [idError, setIdError] = useState<string>();
   const [limitError, setLimitError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const [added, setAdded] = useState<string>();
+  const busy = useRef(false);
+  const idField = useRef<HTMLInputElement>(null);
   const idMessage = useId();
   const limitMessage = useId();
 
   async function submit(event: FormEvent): Promise<void> {
     event.preventDefault();
-    const checkedId = checkProviderId(id.trim());
+    if (busy.current) return;
+    const trimmed = id.trim();
+    const problem = idProblem(trimmed, known);
     const checkedLimit = checkLimit(typedNumber(limit));
-    setIdError(checkedId.ok ? (id.trim() in known ? `${id.trim()} already exists; change its limit on its card.` : undefined) : checkedId.message);
+    setIdError(problem);
     setLimitError(checkedLimit.ok ? undefined : checkedLimit.message);
-    if (!checkedId.ok || !checkedLimit.ok || checkedId.value in known) return;
-    setBusy(true);
-    const result = await intents.addProvider(checkedId.value, checkedLimit.value);
-    setBusy(false);
-    if (result.ok) setId("");
-    else setIdError(result.message);
+    setAdded(undefined);
+    if (problem !== undefined || !checkedLimit.ok) {
+      (problem !== undefined ? idField.current : null)?.focus();
+      return;
+    }
+    busy.current = true;
+    const result = await intents.addProvider(trimmed, checkedLimit.value);
+    busy.current = false;
+    if (result.ok) {
+      setId("");
+      setAdded(`Added ${trimmed} with a limit of ${checkedLimit.value}.`);
+      // Ready for the next one: the new card is in the list below, announced by the status.
+      idField.current?.focus();
+    } else {
+      setIdError(result.message);
+    }
   }
 
   return (
@@ -36,6 +57,8 @@ export function AddProviderForm() {
         <label>
           <span className="field-label">Provider id</span>
           <input
+            ref={idField}
+            data-focus="new-provider"
             type="text"
             aria-label="Provider id"
             placeholder="anthropic"
@@ -59,17 +82,15 @@ export function AddProviderForm() {
       <div className="field">
         <label>
           <span className="field-label">Limit</span>
-          <input
-            type="number"
+          <NumberInput
             aria-label="New provider limit"
             className="narrow"
-            min={LIMITS.limit.min}
-            max={LIMITS.limit.max}
+            range={LIMITS.limit}
             value={limit}
             aria-invalid={limitError ? true : undefined}
             aria-describedby={limitError ? limitMessage : undefined}
-            onChange={(event) => {
-              setLimit(event.target.value);
+            onValue={(text) => {
+              setLimit(text);
               setLimitError(undefined);
             }}
           />
@@ -80,9 +101,12 @@ export function AddProviderForm() {
           </p>
         )}
       </div>
-      <button type="submit" className="primary" disabled={busy}>
+      <button type="submit" className="primary">
         Add provider
       </button>
+      <p role="status" className="muted add-result">
+        {added}
+      </p>
     </form>
   );
 }

@@ -1,8 +1,9 @@
-// A field that saves on Enter or blur. A blur that changed nothing sends nothing: saving the
-// same limit by accident would clear an auto-reduction (SPEC §1, manual limit).
-import { useId, useRef, useState, type InputHTMLAttributes } from "react";
+// A field that saves on Enter or blur. Enter or a blur that changed nothing sends nothing:
+// saving the same limit by accident would clear an auto-reduction (SPEC §1, manual limit).
+import { useId, useRef, useState, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from "react";
 import type { Result } from "../../shared/contract";
 import { useAction } from "../hooks/use-action";
+import { NumberInput, typedNumber, type NumberRange } from "./NumberInput";
 
 export type Commit = (draft: string) => Promise<Result<unknown>> | Result<unknown>;
 
@@ -10,13 +11,17 @@ interface CommitFieldProps {
   /** The accessible name, exact where SPEC §4 names it. */
   label: string;
   /** Shown when the label is not visible text. */
-  visibleLabel?: string;
+  visibleLabel?: ReactNode;
   value: string;
   onCommit: Commit;
-  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  /** A number field: steps with its arrow keys, never with the wheel. */
+  range?: NumberRange;
+  inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">;
+  /** Marks the input for focusWhenPresent (`[data-focus=…]`). */
+  focusKey?: string;
 }
 
-export function CommitField({ label, visibleLabel, value, onCommit, inputProps }: CommitFieldProps) {
+export function CommitField({ label, visibleLabel, value, onCommit, range, inputProps, focusKey }: CommitFieldProps) {
   const [draft, setDraft] = useState<string>();
   const { error, setError, run } = useAction();
   const messageId = useId();
@@ -30,37 +35,48 @@ export function CommitField({ label, visibleLabel, value, onCommit, inputProps }
     if (result.ok) setDraft(undefined);
   }
 
+  /** Saves the draft when it differs from the saved value; otherwise only forgets it. */
+  function settle(): void {
+    if (draft === undefined || unchanged(draft, value)) {
+      setDraft(undefined);
+      setError(undefined);
+      return;
+    }
+    if (draft !== saving.current) void commit(draft);
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      settle();
+    } else if (event.key === "Escape") {
+      setDraft(undefined);
+      setError(undefined);
+    }
+  };
+  const shared = {
+    ...inputProps,
+    "aria-label": label,
+    "data-focus": focusKey,
+    "aria-describedby": error ? messageId : undefined,
+    "aria-invalid": error ? true : undefined,
+    onKeyDown,
+    onBlur: settle,
+  };
+  const onValue = (text: string) => {
+    setDraft(text);
+    setError(undefined);
+  };
+
   return (
     <div className="field">
       <label>
         <span className="field-label">{visibleLabel ?? label}</span>
-        <input
-          {...inputProps}
-          aria-label={label}
-          aria-describedby={error ? messageId : undefined}
-          aria-invalid={error ? true : undefined}
-          value={draft ?? value}
-          onChange={(event) => {
-            setDraft(event.target.value);
-            setError(undefined);
-          }}
-          onKeyDown={(event) => {
-            if (event.key === "Enter") {
-              event.preventDefault();
-              void commit(draft ?? value);
-            } else if (event.key === "Escape") {
-              setDraft(undefined);
-              setError(undefined);
-            }
-          }}
-          onBlur={() => {
-            if (draft === undefined || unchanged(draft, value)) {
-              setDraft(undefined);
-              return;
-            }
-            if (draft !== saving.current) void commit(draft);
-          }}
-        />
+        {range ? (
+          <NumberInput {...shared} range={range} value={draft ?? value} onValue={onValue} />
+        ) : (
+          <input {...shared} value={draft ?? value} onChange={(event) => onValue(event.target.value)} />
+        )}
       </label>
       {error && (
         <p role="status" id={messageId} className="field-error">
@@ -78,12 +94,7 @@ function unchanged(draft: string, value: string): boolean {
   return typed !== undefined && typed === typedNumber(value);
 }
 
-/** A number typed into a field, or undefined when it is empty or not a number. */
-export function typedNumber(text: string): number | undefined {
-  if (text.trim() === "") return undefined;
-  const value = Number(text);
-  return Number.isNaN(value) ? undefined : value;
-}
+export { typedNumber };
 
 /** A local validation failure in the shape of a bridge answer, so it shows the same way. */
 export const refused = (message: string): Result<never> => ({ ok: false, code: "invalid_input", message });

@@ -1,21 +1,15 @@
 import { useHeadroom } from "../app-context";
 
 const MESSAGES = {
+  live: "Live",
   connecting: "Connecting to Headroom…",
-  reconnecting: "Reconnecting to Headroom… The host stopped or restarted; this window picks it up again by itself.",
-  unauthorized:
-    "Headroom refused this window's token. Open the address `npm run serve` printed (it ends in #token=…); the token is in api-token in the data folder, or HEADROOM_TOKEN.",
+  reconnecting: "Reconnecting… the host stopped or restarted. The numbers below are from before; controls come back when it answers.",
 } as const;
 
+/** The connection, always in view in the top bar. */
 export function ConnectionStatus() {
   const connection = useHeadroom((state) => state.connection);
-  if (connection === "live") {
-    return (
-      <span className="live" role="status">
-        Live
-      </span>
-    );
-  }
+  if (connection === "unauthorized") return null;
   return (
     <p role="status" className={`connection connection-${connection}`}>
       {MESSAGES[connection]}

@@ -1,51 +1,67 @@
 // Who holds a slot and who waits, with a way out for a lease whose agent died holding it.
-import { memo } from "react";
-import type { HeldLeaseView } from "../../shared/types";
+// The list has a fixed height and scrolls, so agents coming and going move nothing else.
+import { memo, useLayoutEffect, useRef } from "react";
+import type { HeldLeaseView, LeasesView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatClock } from "../format";
-import { useAction } from "../hooks/use-action";
+import { handOffFocus } from "../focus";
+import { ConfirmButton } from "./ConfirmButton";
 
 const holderName = (lease: HeldLeaseView) => lease.agentId ?? `lease ${lease.leaseId.slice(0, 8)}`;
 
-function HeldLease({ lease }: { lease: HeldLeaseView }) {
-  const intents = useIntents();
-  const { error, busy, run } = useAction();
+/** `Release <agent>`, or `Release <agent> (<lease id>)` when that agent holds more than one. */
+function releaseName(lease: HeldLeaseView, held: readonly HeldLeaseView[]): string {
   const name = holderName(lease);
+  const twice = lease.agentId !== undefined && held.filter((other) => other.agentId === lease.agentId).length > 1;
+  return twice ? `${name} (${lease.leaseId})` : name;
+}
+
+function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
+  const intents = useIntents();
+  const row = useRef<HTMLLIElement>(null);
+  // The lease may end while its Release button has focus (the agent finished): hand it on.
+  useLayoutEffect(() => {
+    const element = row.current;
+    return () => handOffFocus(element, "[data-focus=release]");
+  }, []);
   return (
-    <li>
-      <span className="agent">{name}</span> <span className="muted">since {formatClock(lease.admittedAt)}</span>{" "}
-      <button type="button" className="small" disabled={busy} aria-label={`Release ${name}`} onClick={() => void run(intents.releaseLease(lease.leaseId))}>
-        Release
-      </button>
-      {error && (
-        <span role="status" className="field-error">
-          {error}
-        </span>
-      )}
+    <li ref={row}>
+      <span className="agent">{holderName(lease)}</span> <span className="muted">since {formatClock(lease.admittedAt)}</span>{" "}
+      <ConfirmButton
+        name={`Release ${name}`}
+        text="Release"
+        question={`Release ${name}? Its agent loses the slot.`}
+        confirmName={`Yes, release ${name}`}
+        action={() => intents.releaseLease(lease.leaseId)}
+        focusKey="release"
+      />
     </li>
   );
 }
 
+const EMPTY: LeasesView = { held: [], waiting: [] };
+
 export const LeaseList = memo(function LeaseList({ providerId }: { providerId: string }) {
-  const leases = useHeadroom((state) => state.leases[providerId]);
-  if (!leases || (leases.held.length === 0 && leases.waiting.length === 0)) {
-    return <p className="muted leases">Nobody holds a slot or waits.</p>;
-  }
+  const leases = useHeadroom((state) => state.leases[providerId]) ?? EMPTY;
   return (
-    <div className="leases">
-      {leases.held.length > 0 && (
-        <div>
-          <h3>Holding</h3>
+    <div className="leases" tabIndex={0} role="group" aria-label={`Agents of ${providerId}`}>
+      <div>
+        <h4>Holding</h4>
+        {leases.held.length === 0 ? (
+          <p className="muted">nobody</p>
+        ) : (
           <ul aria-label={`Holding ${providerId}`}>
             {leases.held.map((lease) => (
-              <HeldLease key={lease.leaseId} lease={lease} />
+              <HeldLease key={lease.leaseId} lease={lease} name={releaseName(lease, leases.held)} />
             ))}
           </ul>
-        </div>
-      )}
-      {leases.waiting.length > 0 && (
-        <div>
-          <h3>Waiting</h3>
+        )}
+      </div>
+      <div>
+        <h4>Waiting</h4>
+        {leases.waiting.length === 0 ? (
+          <p className="muted">nobody</p>
+        ) : (
           <ol aria-label={`Waiting for ${providerId}`}>
             {leases.waiting.map((waiter) => (
               <li key={waiter.waiterId}>
@@ -54,8 +70,8 @@ export const LeaseList = memo(function LeaseList({ providerId }: { providerId: s
               </li>
             ))}
           </ol>
-        </div>
-      )}
+        )}
+      </div>
     </div>
   );
 });

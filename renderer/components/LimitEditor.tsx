@@ -10,7 +10,9 @@ export function LimitEditor({ providerId, limit }: { providerId: string; limit: 
       label={`Limit for ${providerId}`}
       visibleLabel="Limit"
       value={String(limit)}
-      inputProps={{ type: "number", min: LIMITS.limit.min, max: LIMITS.limit.max, step: 1, className: "narrow" }}
+      range={LIMITS.limit}
+      focusKey="limit"
+      inputProps={{ className: "narrow" }}
       onCommit={(draft) => {
         const checked = checkLimit(typedNumber(draft));
         return checked.ok ? intents.setLimit(providerId, checked.value) : refused(checked.message);

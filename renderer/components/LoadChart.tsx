@@ -1,49 +1,90 @@
-// Active and queued over the last five minutes as two step lines (plain SVG: a chart library
-// would outweigh the rest of the window).
-import { memo } from "react";
+// Limit, active and queued over the last 5 minutes or hour, as step lines with labelled axes,
+// drawn at the card's full width (plain SVG: a chart library would outweigh the window).
+import { memo, useRef } from "react";
 import { useHeadroom } from "../app-context";
 import { useNow } from "../hooks/use-now";
-import { CHART_WINDOW_MS, type Sample } from "../store/samples";
+import { useWidth } from "../hooks/use-width";
+import type { Sample } from "../store/samples";
 
-const WIDTH = 240;
-const HEIGHT = 44;
+const HEIGHT = 112;
+const PAD = { left: 28, right: 6, top: 8, bottom: 18 };
 const NO_SAMPLES: readonly Sample[] = [];
 
-function stepLine(samples: readonly Sample[], pick: (s: Sample) => number, x: (at: number) => number, y: (v: number) => number, now: number): string {
+type Scale = { x: (at: number) => number; y: (value: number) => number };
+
+/** A step line from the samples, clipped to the range, held to the right edge. */
+function stepLine(samples: readonly Sample[], pick: (s: Sample) => number, { x, y }: Scale, from: number, right: number): string {
   const points: string[] = [];
   let previous: number | undefined;
   for (const sample of samples) {
-    const at = x(Math.max(sample.at, now - CHART_WINDOW_MS));
-    const value = y(pick(sample));
-    if (previous !== undefined) points.push(`${at.toFixed(1)},${previous.toFixed(1)}`);
-    points.push(`${at.toFixed(1)},${value.toFixed(1)}`);
-    previous = value;
+    const at = x(Math.max(sample.at, from)).toFixed(1);
+    const value = y(pick(sample)).toFixed(1);
+    if (previous !== undefined) points.push(`${at},${previous}`);
+    points.push(`${at},${value}`);
+    previous = Number(value);
   }
-  if (previous !== undefined) points.push(`${WIDTH},${previous.toFixed(1)}`);
+  if (previous !== undefined) points.push(`${right.toFixed(1)},${previous}`);
   return points.join(" ");
 }
 
+/** A top value that gives round tick labels. */
+const niceTop = (value: number): number => (value <= 4 ? Math.max(1, value) : value <= 10 ? Math.ceil(value / 2) * 2 : Math.ceil(value / 5) * 5);
+
 export const LoadChart = memo(function LoadChart({ providerId, limit }: { providerId: string; limit: number }) {
   const samples = useHeadroom((state) => state.samples[providerId]) ?? NO_SAMPLES;
-  const now = useNow(1_000);
-  const top = Math.max(limit, ...samples.map((s) => s.active + s.queued), 1);
-  const x = (at: number) => ((at - (now - CHART_WINDOW_MS)) / CHART_WINDOW_MS) * WIDTH;
-  const y = (value: number) => HEIGHT - 2 - (value / top) * (HEIGHT - 4);
+  const minutes = useHeadroom((state) => state.chartMinutes);
+  const box = useRef<HTMLDivElement>(null);
+  const width = useWidth(box, 320);
+  // Redrawn every 2 s (the host's sampling step): a smoother scroll would cost CPU all day.
+  const now = useNow(2_000);
+  const span = minutes * 60_000;
+  const from = now - span;
+  // The range, plus the last sample before it: it says what the left edge shows.
+  const firstInside = samples.findIndex((s) => s.at >= from);
+  const shown = firstInside === -1 ? samples.slice(-1) : samples.slice(Math.max(0, firstInside - 1));
+  const top = niceTop(Math.max(limit, ...shown.map((s) => Math.max(s.active, s.queued, s.limit)), 1));
+  const right = width - PAD.right;
+  const scale: Scale = {
+    x: (at) => PAD.left + ((at - from) / span) * (right - PAD.left),
+    y: (value) => PAD.top + (1 - value / top) * (HEIGHT - PAD.top - PAD.bottom),
+  };
   const last = samples[samples.length - 1];
+  const ticks = minutes === 5 ? [5, 4, 3, 2, 1] : [60, 45, 30, 15];
+  const bottom = HEIGHT - PAD.bottom;
   return (
     <figure className="chart">
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={`Active and queued over the last five minutes; now ${last?.active ?? 0} active, ${last?.queued ?? 0} queued`}
-      >
-        <line x1="0" x2={WIDTH} y1={y(limit)} y2={y(limit)} className="chart-limit" />
-        <polyline points={stepLine(samples, (s) => s.queued, x, y, now)} className="chart-queued" />
-        <polyline points={stepLine(samples, (s) => s.active, x, y, now)} className="chart-active" />
-      </svg>
-      <figcaption>
-        <span className="key-active">active</span> <span className="key-queued">queued</span> · last 5 min
+      <figcaption className="chart-legend">
+        <span className="key key-active">active</span>
+        <span className="key key-queued">queued</span>
+        <span className="key key-limit">limit</span>
+        <span className="muted">
+          now {last?.active ?? 0} active, {last?.queued ?? 0} queued, limit {limit}
+        </span>
       </figcaption>
+      <div ref={box} className="chart-box">
+        <svg
+          width={width}
+          height={HEIGHT}
+          role="img"
+          aria-label={`${providerId}: active, queued and limit over the last ${minutes === 5 ? "5 minutes" : "hour"}; now ${last?.active ?? 0} active, ${last?.queued ?? 0} queued, limit ${limit}`}
+        >
+          <g className="chart-axis" aria-hidden="true">
+            <line x1={PAD.left} x2={right} y1={bottom} y2={bottom} />
+            <line x1={PAD.left} x2={right} y1={scale.y(top)} y2={scale.y(top)} className="chart-grid" />
+            <text x={PAD.left - 4} y={scale.y(top) + 4} textAnchor="end">{top}</text>
+            <text x={PAD.left - 4} y={bottom + 4} textAnchor="end">0</text>
+            {ticks.map((ago) => (
+              <text key={ago} x={scale.x(now - ago * 60_000)} y={HEIGHT - 4} textAnchor={ago === ticks[0] ? "start" : "middle"}>
+                −{ago} min
+              </text>
+            ))}
+            <text x={right} y={HEIGHT - 4} textAnchor="end">now</text>
+          </g>
+          <polyline points={stepLine(shown, (s) => s.limit, scale, from, right)} className="chart-limit" />
+          <polyline points={stepLine(shown, (s) => s.queued, scale, from, right)} className="chart-queued" />
+          <polyline points={stepLine(shown, (s) => s.active, scale, from, right)} className="chart-active" />
+        </svg>
+      </div>
     </figure>
   );
 });

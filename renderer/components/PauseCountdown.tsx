@@ -1,25 +1,42 @@
 // Counts down locally from the absolute pausedUntil, so it ticks without a push every second.
+// It sits in the card's reserved attention space, so a pause starting or ending moves no editor.
+import type { MouseEvent } from "react";
 import { useIntents } from "../app-context";
 import { formatRemaining } from "../format";
+import { focusWhenPresent, regionOf } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";
 
-export function PauseCountdown({ providerId, pausedUntil }: { providerId: string; pausedUntil: number }) {
+interface PauseProps {
+  providerId: string;
+  pausedUntil: number;
+  /** SPEC §1 `pauseReason`, in words, when the host says why (e.g. the upstream's own reading). */
+  reason?: string | undefined;
+}
+
+export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) {
   const intents = useIntents();
   const { error, busy, run } = useAction();
-  const now = useNow(250);
+  const now = useNow(500);
+  // A 429 pause is the usual one; other reasons (the provider's own headers) are named.
+  const why = reason === undefined || /\b429\b/.test(reason) ? "after a 429" : `(${reason})`;
+  async function resume(event: MouseEvent<HTMLButtonElement>): Promise<void> {
+    const card = regionOf(event.currentTarget);
+    const result = await run(intents.resume(providerId));
+    if (result.ok) focusWhenPresent(card, "[data-focus=limit]");
+  }
   return (
     <div className="pause">
-      <p>
-        Paused after a rate limit — resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
-      </p>
-      <button type="button" disabled={busy} onClick={() => void run(intents.resume(providerId))}>
+      <span className="pause-text" title={reason}>
+        Paused {why}: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
+      </span>
+      <button type="button" className="small" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : resume(event))}>
         Resume now
       </button>
       {error && (
-        <p role="status" className="field-error">
+        <span role="status" className="field-error">
           {error}
-        </p>
+        </span>
       )}
     </div>
   );

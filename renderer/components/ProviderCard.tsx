@@ -1,5 +1,6 @@
 // One provider at a glance. Memoised on its id and reading its own entry from the store, so a
-// snapshot that changed another provider does not render this card again.
+// snapshot that changed another provider does not render this card again. Every part has a
+// fixed place: a pause, a banner or agents coming and going never move the editors.
 import { memo } from "react";
 import { useHeadroom } from "../app-context";
 import { countRender } from "../render-count";
@@ -11,6 +12,7 @@ import { PauseCountdown } from "./PauseCountdown";
 import { ProviderStats } from "./ProviderStats";
 import { ReductionBanner } from "./ReductionBanner";
 import { RemoveProvider } from "./RemoveProvider";
+import { UpstreamMeters } from "./UpstreamMeters";
 import { UpstreamSection } from "./UpstreamSection";
 
 export const ProviderCard = memo(function ProviderCard({ providerId }: { providerId: string }) {
@@ -18,17 +20,28 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
   const entry = useHeadroom((state) => state.providers[providerId]);
   if (!entry) return null;
   return (
-    <section className="card" aria-label={providerId}>
+    <section className="card" aria-label={providerId} data-region={providerId} id={`provider-${providerId}`}>
       <header className="card-head">
-        <h2>{providerId}</h2>
-        {entry.autoReduced && <span className="badge warn">auto-reduced</span>}
+        <h3 tabIndex={-1} data-focus="heading">
+          {providerId}
+        </h3>
+        {entry.autoReduced && (
+          <span className="badge warn">{entry.autoReducedFrom !== undefined ? `auto-reduced from ${entry.autoReducedFrom}` : "auto-reduced"}</span>
+        )}
         {entry.paused && <span className="badge alert">paused</span>}
-        <span className="spacer" />
-        <RemoveProvider providerId={providerId} />
       </header>
-      {entry.autoReduced && !entry.noticeDismissed && <ReductionBanner entry={entry} />}
-      {entry.paused && entry.pausedUntil !== undefined && <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} />}
+      <div className="attention">
+        <div className="attention-pause">
+          {entry.paused && entry.pausedUntil !== undefined ? (
+            <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} reason={(entry as { pauseReason?: string }).pauseReason} />
+          ) : (
+            !entry.autoReduced && <p className="muted calm">Nothing needs you here.</p>
+          )}
+        </div>
+        {entry.autoReduced && <ReductionBanner entry={entry} />}
+      </div>
       <ProviderStats entry={entry} />
+      <UpstreamMeters entry={entry} />
       <div className="controls">
         <LimitEditor providerId={providerId} limit={entry.limit} />
         <CooldownControl providerId={providerId} cooldownMs={entry.cooldownMs} />
@@ -36,6 +49,9 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
       <LoadChart providerId={providerId} limit={entry.limit} />
       <LeaseList providerId={providerId} />
       <UpstreamSection providerId={providerId} upstream={entry.upstream} />
+      <footer className="card-foot">
+        <RemoveProvider providerId={providerId} />
+      </footer>
     </section>
   );
 });

@@ -1,21 +1,26 @@
+import { useShallow } from "zustand/react/shallow";
 import { useHeadroom } from "../app-context";
+import { sortedProviderIds } from "../store/attention";
 import { ProviderCard } from "./ProviderCard";
+import { SetupLines } from "./SetupLines";
 
 export function ProviderList() {
-  const ids = useHeadroom((state) => state.providerIds);
+  const ids = useHeadroom(useShallow((state) => sortedProviderIds(state, state.filter)));
+  const total = useHeadroom((state) => state.providerIds.length);
   const loaded = useHeadroom((state) => state.loaded);
-  if (loaded && ids.length === 0) {
-    return (
-      <p className="empty" role="status">
-        No providers yet: add a provider, or run <code>npm run demo</code> to watch simulated agents fill the window.
-      </p>
-    );
-  }
+  if (loaded && total === 0) return <SetupLines />;
   return (
-    <div className="cards">
-      {ids.map((id) => (
-        <ProviderCard key={id} providerId={id} />
-      ))}
-    </div>
+    <>
+      {total > 0 && ids.length === 0 && (
+        <p className="muted" role="status">
+          No provider matches the filter.
+        </p>
+      )}
+      <div className="cards">
+        {ids.map((id) => (
+          <ProviderCard key={id} providerId={id} />
+        ))}
+      </div>
+    </>
   );
 }

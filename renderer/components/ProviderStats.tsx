@@ -1,6 +1,7 @@
 // The numbers of a card, readable at a glance.
 import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
 import { formatClock, formatMs } from "../format";
+import { Explained } from "./Explained";
 
 function waitText({ waitP50Ms, waitP95Ms }: ConcurrencyStatusEntry): string {
   if (waitP50Ms === undefined || waitP95Ms === undefined) return "no admissions in 5 min";
@@ -27,19 +28,21 @@ export function ProviderStats({ entry }: { entry: ConcurrencyStatusEntry }) {
         <dd className="big">{entry.queued}</dd>
       </div>
       <div>
-        <dt>Recycling</dt>
+        <dt>
+          <Explained term="Recycling" explanation="Slots just released and resting for the cooldown before the next agent gets them." />
+        </dt>
         <dd className="big">{entry.recycling}</dd>
       </div>
       <div>
         <dt>Cooldown</dt>
         <dd>{formatMs(entry.cooldownMs)}</dd>
       </div>
-      <div>
+      <div className="wide-stat">
         <dt>Wait</dt>
         <dd>{waitText(entry)}</dd>
       </div>
       {entry.usageGate && (
-        <div className={entry.usageGate.ok ? undefined : "gate-error"}>
+        <div className={entry.usageGate.ok ? "wide-stat" : "wide-stat gate-error"}>
           <dt>Usage gate</dt>
           <dd>{gateText(entry.usageGate)}</dd>
         </div>

@@ -1,30 +1,67 @@
-// SPEC §4's banner: shown inside the card after an automatic reduction until dismissed.
+// SPEC §4's banner: shown inside the card after an automatic reduction until dismissed; after
+// that a quiet line keeps `Restore limit to N`, so the original limit is never lost.
+import type { MouseEvent } from "react";
 import type { ConcurrencyStatusEntry } from "../../shared/types";
 import { useIntents } from "../app-context";
+import { focusWhenPresent, regionOf } from "../focus";
 import { useAction } from "../hooks/use-action";
+
+const LIMIT_FIELD = "[data-focus=limit]";
+const RESTORE = "[data-focus=restore]";
 
 export function ReductionBanner({ entry }: { entry: ConcurrencyStatusEntry }) {
   const intents = useIntents();
   const { error, busy, run } = useAction();
   const { providerId, autoReducedFrom } = entry;
+  const dismissed = entry.noticeDismissed;
+
+  async function restore(event: MouseEvent<HTMLButtonElement>, from: number): Promise<void> {
+    const card = regionOf(event.currentTarget);
+    const result = await run(intents.setLimit(providerId, from));
+    if (result.ok) focusWhenPresent(card, LIMIT_FIELD);
+  }
+  async function dismiss(event: MouseEvent<HTMLButtonElement>): Promise<void> {
+    const card = regionOf(event.currentTarget);
+    const result = await run(intents.dismissNotice(providerId));
+    if (result.ok) focusWhenPresent(card, RESTORE, LIMIT_FIELD);
+  }
+
+  const restoreButton = autoReducedFrom !== undefined && (
+    <button
+      type="button"
+      className={dismissed ? "small" : "primary"}
+      data-focus="restore"
+      aria-disabled={busy || undefined}
+      onClick={(event) => void (busy ? undefined : restore(event, autoReducedFrom))}
+    >
+      Restore limit to {autoReducedFrom}
+    </button>
+  );
+  const errorLine = error && (
+    <p role="status" className="field-error">
+      {error}
+    </p>
+  );
+
+  if (dismissed) {
+    return (
+      <div className="reduced-line">
+        <span className="muted">Lowered after a rate limit (429).</span>
+        {restoreButton}
+        {errorLine}
+      </div>
+    );
+  }
   return (
     <div role="alert" className="banner">
       <p>{entry.notice ?? `Limit for ${providerId} was lowered after a rate limit (429).`}</p>
       <div className="banner-actions">
-        {autoReducedFrom !== undefined && (
-          <button type="button" className="primary" disabled={busy} onClick={() => void run(intents.setLimit(providerId, autoReducedFrom))}>
-            Restore limit to {autoReducedFrom}
-          </button>
-        )}
-        <button type="button" disabled={busy} onClick={() => void run(intents.dismissNotice(providerId))}>
+        {restoreButton}
+        <button type="button" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : dismiss(event))}>
           Dismiss
         </button>
       </div>
-      {error && (
-        <p role="status" className="field-error">
-          {error}
-        </p>
-      )}
+      {errorLine}
     </div>
   );
 }

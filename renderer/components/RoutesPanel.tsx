@@ -1,12 +1,17 @@
+import { useShallow } from "zustand/react/shallow";
+import { LIMITS } from "../../shared/limits";
 import { checkBreakerSettingsBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
+import { formatMs } from "../format";
+import { sortedRouteKeys } from "../store/attention";
 import { CommitField, refused, typedNumber } from "./CommitField";
+import { Explained } from "./Explained";
 import { RouteRow } from "./RouteRow";
 
 function BreakerSettingsForm() {
   const intents = useIntents();
   const settings = useHeadroom((state) => state.routeSettings);
-  if (!settings) return null;
+  if (!settings) return <div className="breaker-settings" />;
   const save = (field: "threshold" | "cooldownMs") => (draft: string) => {
     const checked = checkBreakerSettingsBody({ [field]: typedNumber(draft) });
     return checked.ok ? intents.setRouteSettings(checked.value) : refused(checked.message);
@@ -15,32 +20,46 @@ function BreakerSettingsForm() {
     <div className="breaker-settings">
       <CommitField
         label="Breaker threshold"
-        visibleLabel="Open after failures"
+        visibleLabel={
+          <Explained
+            term="Open after failures"
+            explanation="How many failures in a row (5xx, 529, timeouts) open a route: its runs are refused until it has rested."
+          />
+        }
         value={String(settings.threshold)}
-        inputProps={{ type: "number", min: 1, className: "narrow" }}
+        range={LIMITS.threshold}
+        focusKey="breaker"
+        inputProps={{ className: "narrow" }}
         onCommit={save("threshold")}
       />
       <CommitField
         label="Breaker cooldown ms"
-        visibleLabel="Open for (ms, 0 = off)"
+        visibleLabel={
+          <Explained
+            term="Open for (ms)"
+            explanation="How long an open route rests before one probe run may try it (half-open); a success closes it, a failure opens it again. 0 turns the breaker off."
+          />
+        }
         value={String(settings.cooldownMs)}
-        inputProps={{ type: "number", min: 0, className: "narrow" }}
+        range={LIMITS.breakerCooldownMs}
+        inputProps={{ className: "narrow" }}
         onCommit={save("cooldownMs")}
       />
+      <span className="muted setting-reading">{settings.cooldownMs === 0 ? "breaker off" : `= ${formatMs(settings.cooldownMs)}`}</span>
     </div>
   );
 }
 
 export function RoutesPanel() {
-  const keys = useHeadroom((state) => state.routeKeys);
+  const keys = useHeadroom(useShallow(sortedRouteKeys));
   return (
-    <section className="panel" aria-labelledby="routes-heading">
+    <section className="panel" aria-labelledby="routes-heading" id="routes" data-region="routes">
       <h2 id="routes-heading">Route breakers</h2>
       <BreakerSettingsForm />
       {keys.length === 0 ? (
         <p className="muted">No routes yet: they appear when agents or the proxy report outcomes.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="group" aria-label="Routes table">
           <table aria-label="Routes">
             <thead>
               <tr>

@@ -1,4 +1,4 @@
-// The upstream base URL, and once there is one, the lines an agent needs to go through Headroom.
+// The upstream base URL, and the lines an agent needs to go through Headroom.
 import { checkProviderConfigBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
 import { runLine, setupLines } from "../agent-lines";
@@ -22,18 +22,16 @@ export function UpstreamSection({ providerId, upstream }: { providerId: string; 
           return checked.ok ? intents.setUpstream(providerId, text) : refused(checked.message);
         }}
       />
-      {upstream ? (
-        <div className="agent-lines">
-          {setupLines(providerId, upstream, proxyUrl).map((line) => (
+      <div className="agent-lines">
+        {upstream ? (
+          setupLines(providerId, upstream, proxyUrl).map((line) => (
             <CopyLine key={line.what} caption={line.tools} text={line.text} label={`Copy ${line.what} line for ${providerId}`} />
-          ))}
-          <CopyLine text={runLine(providerId)} label={`Copy run command for ${providerId}`} />
-        </div>
-      ) : (
-        <p className="muted">
-          Agents can use <code>{runLine(providerId)}</code>; set an upstream URL to gate them through the proxy instead.
-        </p>
-      )}
+          ))
+        ) : (
+          <p className="muted">Set an upstream URL to gate agents through the proxy; or wrap each agent in a slot:</p>
+        )}
+        <CopyLine text={runLine(providerId, upstream)} label={`Copy run command for ${providerId}`} />
+      </div>
     </div>
   );
 }

@@ -41,7 +41,8 @@ export function applyStatus(state: HeadroomState, status: ConcurrencyStatusRespo
   if (changed.length > 0 || shared.removed.length > 0) {
     const samples = without(state.samples, shared.removed);
     for (const entry of changed) {
-      samples[entry.providerId] = addSample(samples[entry.providerId], { at: now, active: entry.active, queued: entry.queued });
+      const sample = { at: now, limit: entry.limit, active: entry.active, queued: entry.queued };
+      samples[entry.providerId] = addSample(samples[entry.providerId], sample, state.chartMinutes);
     }
     next.samples = samples;
   }

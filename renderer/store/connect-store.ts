@@ -4,6 +4,7 @@
 import type { Bridge } from "../../shared/contract";
 import type { ConcurrencyStatusEntry } from "../../shared/types";
 import { applyHistory, applyLeases, applyRoutes, applyStatus, NO_LEASES } from "./apply-snapshots";
+import { mergeSeries } from "./samples";
 import type { HeadroomStore } from "./headroom-store";
 
 export interface ConnectOptions {
@@ -49,6 +50,14 @@ export function connectStore(store: HeadroomStore, bridge: Bridge, options: Conn
     bridge.subscribe("history", ({ events }) => store.setState((state) => applyHistory(state, events))),
     bridge.onConnection((connection) => {
       store.setState({ connection });
+      // The chart starts full: the host's history since before this window opened (or
+      // since the connection dropped).
+      if (connection === "live") {
+        const minutes = store.getState().chartMinutes;
+        void bridge.invoke("series:get", { minutes }).then((result) => {
+          if (result.ok) store.setState((state) => ({ samples: mergeSeries(state.samples, result.value) }));
+        });
+      }
       if (connection === "live" && !store.getState().hostInfo) {
         void bridge.invoke("host:info").then((result) => {
           if (result.ok) store.setState({ hostInfo: result.value });

@@ -3,7 +3,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ConnectionState, HostInfo } from "../../shared/contract";
 import type { BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RouteEntry } from "../../shared/types";
-import type { Sample } from "./samples";
+import type { ChartMinutes, Sample } from "./samples";
 
 export interface HeadroomState {
   connection: ConnectionState;
@@ -19,6 +19,12 @@ export interface HeadroomState {
   hostInfo: HostInfo | undefined;
   leases: Readonly<Record<string, LeasesView>>;
   samples: Readonly<Record<string, readonly Sample[]>>;
+  /** false when the browser window was opened without a token (a refusal then means a missing one). */
+  tokenGiven: boolean;
+  /** The chart's range: the last 5 minutes or the last hour. */
+  chartMinutes: ChartMinutes;
+  /** What the `Filter providers` searchbox narrows the cards to. */
+  filter: string;
 }
 
 export type HeadroomStore = StoreApi<HeadroomState>;
@@ -36,6 +42,9 @@ export const initialState: HeadroomState = {
   hostInfo: undefined,
   leases: {},
   samples: {},
+  tokenGiven: true,
+  chartMinutes: 5,
+  filter: "",
 };
 
 export const createHeadroomStore = (): HeadroomStore => createStore<HeadroomState>(() => initialState);

@@ -4,6 +4,7 @@ import type { Bridge, Result } from "../../shared/contract";
 import type { BreakerSettings, ConcurrencyStatusEntry, RouteKey } from "../../shared/types";
 import { applyEntry, applyRoutes } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
+import { mergeSeries, type ChartMinutes } from "./samples";
 
 export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => number = Date.now) {
   function patch(providerId: string, change: Partial<ConcurrencyStatusEntry>): void {
@@ -39,6 +40,15 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
       onSuccess(bridge.invoke("notice:dismiss", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
     releaseLease: (leaseId: string) => bridge.invoke("lease:release", { leaseId }),
     resetRoute: (route: RouteKey) => bridge.invoke("route:reset", route),
+    /** The chart's range; the host's history for it replaces what the window sampled itself. */
+    showChart: async (minutes: ChartMinutes) => {
+      store.setState({ chartMinutes: minutes });
+      const result = await bridge.invoke("series:get", { minutes });
+      if (result.ok && store.getState().chartMinutes === minutes) {
+        store.setState((state) => ({ samples: mergeSeries(state.samples, result.value) }));
+      }
+      return result;
+    },
     setRouteSettings: (settings: Partial<BreakerSettings>) =>
       onSuccess(bridge.invoke("routes:settings", settings), (saved) =>
         store.setState((state) => applyRoutes(state, { routes: state.routeKeys.map((k) => state.routes[k]!), settings: saved })),

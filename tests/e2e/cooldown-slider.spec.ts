@@ -33,7 +33,7 @@ test("dragging the slider shows the value as it moves and saves exactly once on 
   expect(puts.count).toBe(1);
 });
 
-test("arrow keys move the slider by 10 ms and save each step", async ({ page, host, openWindow }) => {
+test("arrow keys move the slider by 10 ms and save once they stop", async ({ page, host, openWindow }) => {
   await host.client.setLimit("anthropic", 2);
   await openWindow();
   const slider = card(page, "anthropic").getByRole("slider", { name: "Cooldown for anthropic" });
@@ -41,13 +41,14 @@ test("arrow keys move the slider by 10 ms and save each step", async ({ page, ho
 
   await slider.focus();
   await slider.press("ArrowRight");
+  await slider.press("ArrowRight");
+  await slider.press("ArrowLeft");
+  await expect(slider).toHaveValue("360");
   await expect.poll(() => cooldownOf(host)).toBe(360);
+  // A later key is a new gesture: saved once more.
   await slider.press("ArrowRight");
   await expect.poll(() => cooldownOf(host)).toBe(370);
-  await slider.press("ArrowLeft");
-  await expect.poll(() => cooldownOf(host)).toBe(360);
-  await expect(slider).toHaveValue("360");
-  expect(puts.count).toBe(3);
+  expect(puts.count).toBe(2);
 });
 
 test("the field beside the slider takes any allowed value; above 5000 the slider rests at its end", async ({ page, host, openWindow }) => {

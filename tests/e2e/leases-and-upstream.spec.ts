@@ -16,13 +16,22 @@ test("the card shows who holds and who waits, and a stuck lease can be released 
   await expect(anthropic.getByText("1 / 1")).toBeVisible();
 
   await holding.getByRole("button", { name: "Release claude-1" }).click();
+  const confirm = anthropic.getByRole("button", { name: "Yes, release claude-1" });
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press("Escape"); // Escape cancels: the lease stays, focus goes back
+  await expect(holding.getByRole("button", { name: "Release claude-1" })).toBeFocused();
+  expect((await host.client.leases("anthropic")).held).toHaveLength(1);
+  await holding.getByRole("button", { name: "Release claude-1" }).click();
+  await confirm.click();
   const admitted = await waiting;
   await expect(holding).toContainText("codex-2");
   await expect(holding).not.toContainText("claude-1");
   await expect(queue).toHaveCount(0);
+  // The released row is gone: focus moved to the next Release button instead of the page.
+  await expect(holding.getByRole("button", { name: "Release codex-2" })).toBeFocused();
   expect(await host.client.release(stuck.leaseId, "success")).toEqual({ released: false });
   await host.client.release(admitted.leaseId, "success");
-  await expect(anthropic.getByText("Nobody holds a slot or waits.")).toBeVisible();
+  await expect(anthropic.getByRole("list", { name: "Holding anthropic" })).toHaveCount(0);
 });
 
 test("an upstream URL gives the lines an agent needs, with copy buttons", async ({ page, context, host, openWindow }) => {
@@ -37,12 +46,13 @@ test("an upstream URL gives the lines an agent needs, with copy buttons", async 
   await upstream.fill("https://api.anthropic.com");
   await upstream.press("Enter");
   await expect(anthropic.getByText(`ANTHROPIC_BASE_URL=${proxyUrl}/anthropic`, { exact: true })).toBeVisible();
-  await expect(anthropic.getByText("headroom run --provider anthropic -- <your agent command>", { exact: true })).toBeVisible();
+  await expect(anthropic.getByText("npx headroom run --provider anthropic -- claude", { exact: true })).toBeVisible();
   expect((await host.client.provider("anthropic")).upstream).toBe("https://api.anthropic.com");
 
   await anthropic.getByRole("button", { name: "Copy base URL line for anthropic" }).click();
   await expect(anthropic.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
   expect(await page.evaluate("navigator.clipboard.readText()")).toBe(`ANTHROPIC_BASE_URL=${proxyUrl}/anthropic`);
+  await expect(anthropic.getByRole("status").filter({ hasText: "Copied" })).toHaveCount(0, { timeout: 4_000 }); // it clears
 
   // Set elsewhere (HTTP), shown here: an OpenAI-style provider gets the /v1 form.
   await host.client.setProvider("openrouter", { upstream: "https://openrouter.ai/api" });

@@ -34,7 +34,7 @@ test("after the host restarts the window says it is reconnecting, then shows liv
   await page.evaluate("window.__sameDocument = true");
 
   await host.stop();
-  await expect(page.getByRole("status").filter({ hasText: "Reconnecting to Headroom" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Reconnecting…" })).toBeVisible();
   await host.start();
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
 
@@ -45,5 +45,15 @@ test("after the host restarts the window says it is reconnecting, then shows liv
 
 test("a wrong token is explained instead of an empty window", async ({ page, host }) => {
   await page.goto(`${host.url}/#token=not-the-token`);
-  await expect(page.getByRole("status").filter({ hasText: "Headroom refused this window's token" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "This window's token was refused" })).toBeVisible();
+  // Nothing of the dashboard behind it: no form that could not work anyway.
+  await expect(page.getByRole("button", { name: "Add provider" })).toHaveCount(0);
+  await expect(page.getByRole("status")).not.toContainText("`");
+});
+
+test("a window opened without a token says so, in other words than a wrong one", async ({ page, host }) => {
+  await page.goto(`${host.url}/`);
+  await expect(page.getByRole("status").filter({ hasText: "This window has no token" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("api-token");
+  await expect(page.getByRole("button", { name: "Add provider" })).toHaveCount(0);
 });

@@ -10,7 +10,7 @@ test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows i
   await openWindow();
   const anthropic = card(page, "anthropic");
   const banner = anthropic.getByRole("alert");
-  const badge = anthropic.getByText("auto-reduced", { exact: true });
+  const badge = anthropic.getByText("auto-reduced from 4", { exact: true });
 
   await rateLimit(host.client, "anthropic", 30_000);
   await expect(banner).toContainText("Limit for anthropic lowered from 4 to 3 after a rate limit (429).");
@@ -26,6 +26,8 @@ test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows i
   await banner.getByRole("button", { name: "Dismiss" }).click();
   await expect(banner).toHaveCount(0);
   await expect(badge).toBeVisible();
+  // The original limit stays one click away after the banner is gone.
+  await expect(anthropic.getByRole("button", { name: "Restore limit to 4" })).toBeFocused();
   await expect.poll(async () => (await host.client.status()).providers[0]?.noticeDismissed).toBe(true);
 
   await page.reload();
@@ -37,6 +39,7 @@ test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows i
   // A reduction needs the provider out of its pause: lift it by hand.
   await anthropic.getByRole("button", { name: "Resume now" }).click();
   await expect(anthropic.getByText("paused", { exact: true })).toHaveCount(0);
+  await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toBeFocused();
 
   await rateLimit(host.client, "anthropic", 30_000);
   await expect(banner).toContainText("lowered from 4 to 2"); // the notice names the original limit
@@ -44,8 +47,9 @@ test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows i
   await restore.click();
 
   await expect(banner).toHaveCount(0);
-  await expect(badge).toHaveCount(0);
+  await expect(anthropic.getByText(/^auto-reduced/)).toHaveCount(0);
   await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toHaveValue("4");
+  await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toBeFocused();
   const entry = (await host.client.status()).providers[0];
   expect(entry).toMatchObject({ limit: 4, autoReduced: false });
 });

@@ -13,9 +13,9 @@ test("an open route is listed with its reason and countdown, and Reset closes it
   const first = await remaining.textContent();
   await expect(remaining).not.toHaveText(first ?? "");
 
-  await row.getByRole("button", { name: "Reset" }).click();
+  await row.getByRole("button", { name: "Reset openai/http/gpt-5" }).click();
   await expect(row.getByRole("cell").nth(3)).toHaveText("closed");
-  await expect(row.getByRole("button", { name: "Reset" })).toHaveCount(0);
+  await expect(row.getByRole("button", { name: /^Reset/ })).toHaveCount(0);
   expect((await host.client.routes()).routes[0]).toMatchObject({ state: "closed", consecutiveFailures: 0 });
 });
 

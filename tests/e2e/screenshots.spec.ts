@@ -25,11 +25,18 @@ test("light and dark screenshots with a banner and an open route", async ({ page
   await expect(card(page, "openai").getByRole("list", { name: "Waiting for openai" })).toContainText("claude-4");
   await expect(page.getByRole("table", { name: "Routes" }).getByRole("row").filter({ hasText: "gpt-5" })).toContainText("open");
 
+  // The README's pictures: light and dark, at a laptop's 1280 px and a half-screen 900 px.
+  for (const width of [1280, 900]) {
+    await page.setViewportSize({ width, height: 1000 });
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await expect(page.locator("body")).toHaveCSS("background-color", colorScheme === "dark" ? "rgb(20, 22, 26)" : "rgb(244, 245, 247)");
+      await page.screenshot({ path: `${OUT}/window-${colorScheme}-${width}.png`, fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1920, height: 1080 });
   await page.emulateMedia({ colorScheme: "light" });
-  await page.screenshot({ path: `${OUT}/window-light.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(20, 22, 26)");
-  await page.screenshot({ path: `${OUT}/window-dark.png`, fullPage: true });
+  await page.screenshot({ path: `${OUT}/window-light-1920.png` });
 
   await client.release(held.leaseId, "success");
   await queued;

@@ -12,17 +12,24 @@ describe("connection", () => {
   test("says it is reconnecting while the host is gone and drops the message once it is back", () => {
     const { connect } = renderWindow();
     connect("live");
-    expect(screen.getByRole("status").textContent).toBe("Live");
+    expect(screen.getByText("Live").getAttribute("role")).toBe("status");
     connect("reconnecting");
-    expect(screen.getByText(/Reconnecting to Headroom/).getAttribute("role")).toBe("status");
+    expect(screen.getByText(/^Reconnecting…/).getAttribute("role")).toBe("status");
+    // Stale numbers are not offered for editing.
+    expect(screen.getByRole("button", { name: "Add provider" }).closest("fieldset")?.disabled).toBe(true);
     connect("live");
-    expect(screen.queryByText(/Reconnecting to Headroom/)).toBeNull();
+    expect(screen.queryByText(/^Reconnecting…/)).toBeNull();
+    expect(screen.getByRole("button", { name: "Add provider" }).closest("fieldset")?.disabled).toBe(false);
   });
 
-  test("a refused token says where the right one is", () => {
-    const { connect } = renderWindow();
+  test("a refused token says where the right one is, with nothing of the dashboard behind it", () => {
+    const { connect, store } = renderWindow();
     connect("unauthorized");
-    expect(screen.getByRole("status").textContent).toMatch(/refused this window's token.*#token=.*api-token/);
+    expect(screen.getByRole("status").textContent).toMatch(/token was refused.*does not match.*#token=/);
+    expect(screen.queryByRole("button", { name: "Add provider" })).toBeNull();
+    act(() => store.setState({ tokenGiven: false }));
+    expect(screen.getByRole("status").textContent).toMatch(/has no token.*#token=.*api-token/);
+    expect(screen.getByRole("status").textContent).not.toMatch(/`/);
   });
 });
 
@@ -34,9 +41,12 @@ test("a settings file that was corrupt is announced at the top", () => {
 
 test("the empty state tells a new user what to do, once the first status arrived", () => {
   const { push } = renderWindow();
-  expect(screen.queryByText(/add a provider, or run/)).toBeNull();
+  expect(screen.queryByText(/No providers yet/)).toBeNull();
   push("status", { providers: [] });
-  expect(screen.getByText(/add a provider, or run/).textContent).toMatch(/add a provider, or run npm run demo/);
+  expect(screen.getByText(/No providers yet/)).toBeTruthy();
+  for (const agent of ["Claude Code", "Codex", "aider", "OpenAI-compatible SDK"]) {
+    expect(screen.getByRole("button", { name: `Copy setup line for ${agent}` })).toBeTruthy();
+  }
 });
 
 test("the usage gate's error and its last reading show on the card", () => {
@@ -72,4 +82,18 @@ test("an error from the host is shown next to the control that caused it", async
   const message = screen.getByText("Headroom is starting or shutting down; retry in a moment.");
   expect(message.getAttribute("role")).toBe("status");
   expect(limit.getAttribute("aria-describedby")).toBe(message.id);
+});
+
+test("the proxy's readings show as meters, and a pause says why when the host does", () => {
+  const { push } = renderWindow();
+  const reading = {
+    pauseReason: "upstream says 0 requests left",
+    upstreamLimits: { requests: { limit: 50, remaining: 0, resetAt: Date.now() + 30_000 }, seenAt: Date.now() },
+  };
+  push("status", { providers: [{ ...entry("anthropic", { paused: true, pausedUntil: Date.now() + 30_000 }), ...reading }] });
+  const card = screen.getByRole("region", { name: "anthropic" });
+  expect(within(card).getByText(/Paused \(upstream says 0 requests left\): resumes/)).toBeTruthy();
+  const meter = within(card).getByRole("meter", { name: "Requests left for anthropic" });
+  expect([meter.getAttribute("value"), meter.getAttribute("max")]).toEqual(["0", "50"]);
+  expect(within(card).getByText(/0 \/ 50/).textContent).toMatch(/resets in 30 s/);
 });

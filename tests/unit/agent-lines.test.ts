@@ -16,7 +16,12 @@ test("any other provider gets OPENAI_BASE_URL ending in /v1", () => {
   expect(baseUrlLine("openrouter", "https://openrouter.ai/api", `${proxy}/`)).toBe(
     "OPENAI_BASE_URL=http://127.0.0.1:7412/openrouter/v1",
   );
-  expect(runLine("openai")).toBe("headroom run --provider openai -- <your agent command>");
+});
+
+test("the run line pastes into a shell as is: npx, a real agent command, no placeholder", () => {
+  expect(runLine("openai")).toBe("npx headroom run --provider openai -- codex");
+  expect(runLine("work", "https://api.anthropic.com")).toBe("npx headroom run --provider work -- claude");
+  expect(runLine("openai")).not.toMatch(/[<>|;&]/);
 });
 
 test("Codex gets its own provider entry (it ignores OPENAI_BASE_URL), and aider its flag", () => {

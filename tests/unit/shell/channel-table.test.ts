@@ -60,6 +60,7 @@ describe("every channel checks its request before the service sees it", () => {
     ["lease:release", { leaseId: "a b" }, "leaseId"],
     ["routes:settings", { threshold: 0 }, "threshold"],
     ["routes:settings", {}, "threshold"],
+    ["series:get", { minutes: 61 }, "minutes"],
     ["route:reset", { targetId: "anthropic", runtimeId: "http" }, "modelId"],
   ];
 

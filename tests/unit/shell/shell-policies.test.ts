@@ -94,7 +94,7 @@ describe("tray text", () => {
       tooltip: "Headroom: 3/6 active",
     });
     expect(
-      trayText({ providers: [entry({ active: 4, limit: 4, queued: 3 }), entry({ limit: 2, paused: true })] }).tooltip,
-    ).toBe("Headroom: 4/6 active, 3 queued, 1 paused");
+      trayText({ providers: [entry({ active: 4, limit: 4, queued: 3 }), statusEntry("anthropic", { limit: 2, paused: true })] }).tooltip,
+    ).toBe("Headroom: 4/6 active, 3 queued, anthropic paused");
   });
 });

@@ -1,0 +1,17 @@
+import { useHeadroom, useHeadroomStore } from "../app-context";
+
+/** Narrows the cards by id: with dozens of providers, the one you want is a few letters away. */
+export function ProviderFilter() {
+  const store = useHeadroomStore();
+  const filter = useHeadroom((state) => state.filter);
+  return (
+    <input
+      type="search"
+      className="filter"
+      aria-label="Filter providers"
+      placeholder="Filter providers"
+      value={filter}
+      onChange={(event) => store.setState({ filter: event.target.value })}
+    />
+  );
+}

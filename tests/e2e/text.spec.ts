@@ -1,0 +1,25 @@
+// SPEC §4 text: durations as people say them, and terms that explain themselves on hover
+// and on keyboard focus.
+import { card, expect, test } from "./support/fixtures";
+
+test("durations read as people say them; cooldown, recycling and breaker settings explain themselves", async ({ page, host, openWindow }) => {
+  await host.client.setLimit("anthropic", 2);
+  await host.client.setCooldown("anthropic", 1_200);
+  await host.client.setRouteSettings({ cooldownMs: 150_000 });
+  await openWindow();
+  const anthropic = card(page, "anthropic");
+  await expect(anthropic.getByRole("definition").filter({ hasText: "1.2 s" })).toBeVisible();
+  await expect(page.getByText("= 2 min 30 s")).toBeVisible();
+  await expect(anthropic.getByRole("slider", { name: "Cooldown for anthropic" })).toHaveAttribute("aria-valuetext", "1.2 s");
+
+  // Keyboard focus shows the explanation, and it is the term's description.
+  const recycling = anthropic.getByText("Recycling", { exact: true });
+  await recycling.focus();
+  await expect(anthropic.getByRole("tooltip").filter({ hasText: "Slots just released" })).toBeVisible();
+  await expect(recycling).toHaveAccessibleDescription(/resting for the cooldown/);
+  // Hover does too.
+  await page.getByText("Open for (ms)").hover();
+  await expect(page.getByRole("tooltip").filter({ hasText: "half-open" })).toBeVisible();
+  await anthropic.locator(".term", { hasText: "Cooldown" }).hover();
+  await expect(anthropic.getByRole("tooltip").filter({ hasText: "slot rests this long" })).toBeVisible();
+});

@@ -1,0 +1,47 @@
+import { expect, test } from "vitest";
+import { formatMs, formatRemaining } from "../../renderer/format";
+import { attentionOf, sortedProviderIds, sortedRouteKeys, titleOf } from "../../renderer/store/attention";
+import { initialState, type HeadroomState } from "../../renderer/store/headroom-store";
+import { routeKeyOf } from "../../renderer/store/route-key";
+import type { ConcurrencyStatusEntry, RouteEntry } from "../../shared/types";
+import { statusEntry } from "../support/status-entry";
+
+function stateWith(entries: ConcurrencyStatusEntry[], routes: Partial<RouteEntry>[] = []): HeadroomState {
+  const full = routes.map((r, i) => ({ targetId: "t", runtimeId: "http", modelId: `m${i}`, state: "closed", consecutiveFailures: 0, ...r }) as RouteEntry);
+  return {
+    ...initialState,
+    providerIds: entries.map((e) => e.providerId),
+    providers: Object.fromEntries(entries.map((e) => [e.providerId, e])),
+    routeKeys: full.map(routeKeyOf),
+    routes: Object.fromEntries(full.map((r) => [routeKeyOf(r), r])),
+  };
+}
+
+test("durations read as people say them, from one formatter", () => {
+  expect([350, 1_200, 15_000, 150_000, 600_000, 3_900_000].map(formatMs)).toEqual(["350 ms", "1.2 s", "15 s", "2 min 30 s", "10 min", "1 h 5 min"]);
+  expect(formatRemaining(14_001)).toBe("15 s");
+  expect(formatRemaining(-5)).toBe("0 s");
+});
+
+test("paused, then auto-reduced, then queued providers come first; the rest by id; the filter narrows", () => {
+  const state = stateWith([
+    statusEntry("alpha"),
+    statusEntry("queued", { queued: 2 }),
+    statusEntry("reduced", { autoReduced: true, autoReducedFrom: 4 }),
+    statusEntry("beta"),
+    statusEntry("paused", { paused: true }),
+  ]);
+  expect(sortedProviderIds(state, "")).toEqual(["paused", "reduced", "queued", "alpha", "beta"]);
+  expect(sortedProviderIds(state, " E ")).toEqual(["paused", "reduced", "queued", "beta"]);
+});
+
+test("open routes, then half-open, then the rest; the title names what needs attention", () => {
+  const state = stateWith([statusEntry("anthropic", { paused: true, autoReduced: true }), statusEntry("openai", { autoReduced: true })], [
+    { state: "closed" },
+    { state: "half-open" },
+    { state: "open" },
+  ]);
+  expect(sortedRouteKeys(state).map((key) => state.routes[key]!.state)).toEqual(["open", "half-open", "closed"]);
+  expect(titleOf(attentionOf(state))).toBe("Headroom — anthropic paused, openai auto-reduced, 2 routes open");
+  expect(titleOf(attentionOf(stateWith([statusEntry("calm")])))).toBe("Headroom");
+});
