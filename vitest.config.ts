@@ -8,7 +8,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "node", include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"] },
+        test: {
+          name: "node",
+          include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/support/build-cli.ts"],
+        },
       },
       {
         // The window's components against a fake Bridge, in happy-dom (states e2e cannot reach cheaply).

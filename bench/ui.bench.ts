@@ -16,6 +16,8 @@ const PROVIDERS = 50;
 const ROUTES = 200;
 const CHANGES = 100;
 const TARGET_P95_MS = 100;
+/** SPEC §4: "every change made elsewhere appears within 250 ms" (measured here, not in tests/e2e). */
+const SPEC_VISIBLE_WITHIN_MS = 250;
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 
@@ -104,7 +106,10 @@ export default async function uiBench(): Promise<BenchSection[]> {
           { name: "p95", value: `${p95.toFixed(1)} ms` },
           { name: "max", value: `${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} ms` },
         ],
-        target: { text: `p95 ≤ ${TARGET_P95_MS} ms`, met: p95 <= TARGET_P95_MS },
+        target: {
+          text: `p95 ≤ ${TARGET_P95_MS} ms, and every change within SPEC §4's ${SPEC_VISIBLE_WITHIN_MS} ms`,
+          met: p95 <= TARGET_P95_MS && (sorted[sorted.length - 1] ?? Infinity) <= SPEC_VISIBLE_WITHIN_MS,
+        },
         notes: [
           "From just before PUT /concurrency/limits/:id is sent to the MutationObserver seeing the card's new text; includes the host's push coalescing (at most 20 pushes a second per topic).",
           "Chromium headless (software rendering), window built with `vite build --mode bench`.",

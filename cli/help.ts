@@ -27,7 +27,7 @@ Exit status: 0 ok; 64 usage; 69 host unavailable; 70 unexpected answer; 75 queue
 `;
 
 export const COMMAND_HELP: Record<string, string> = {
-  run: `Usage: headroom run --provider <id> [--agent <name>] [--timeout <duration>] -- <command...>
+  run: `Usage: headroom run --provider <id> [--agent <name>] [--timeout <duration>] [--via-proxy] -- <command...>
 
 Waits in line for a slot of the provider, runs the command while holding it (heartbeating
 so it does not expire) and releases it when the command ends, whatever way it ends.
@@ -37,6 +37,12 @@ While waiting, the position in the queue and any pause countdown are shown on st
   --agent, -a <name>      the name shown in the window (default: the command's name)
   --timeout, -t <dur>     give up after this long in the queue: 500ms, 90s, 5m, 1h
                           (a bare number is seconds; 0 = only if a slot is free now)
+  --via-proxy             point ANTHROPIC_BASE_URL and OPENAI_BASE_URL at Headroom's proxy
+
+The command gets HEADROOM_LEASE_ID. When ANTHROPIC_BASE_URL or OPENAI_BASE_URL points at
+this host's proxy for the provider (…/<id>/v1), it is scoped to the run's lease
+(…/<id>/_lease/<leaseId>/v1): the command's requests use the slot the run holds instead of
+waiting behind it.
 
 The outcome reported to Headroom: exit 0 is a success; otherwise, when the command's
 output (read only when it goes to a pipe or file, not a terminal) carries a rate-limit

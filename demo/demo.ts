@@ -61,7 +61,8 @@ async function startDemoHost(options: DemoOptions, dataDir: string): Promise<Run
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "headroom-demo-"));
-  const fake = await startFakeProvider({ cap: PROVIDER_CAP, retryAfterSeconds: 1, events: 10, eventDelayMs: 100 });
+  // A budget far above what the agents use: the cards show the provider's own rate-limit headers.
+  const fake = await startFakeProvider({ cap: PROVIDER_CAP, retryAfterSeconds: 1, events: 10, eventDelayMs: 100, requestsPerMinute: 10_000 });
   let host: RunningHost;
   try {
     host = await startDemoHost(options, dataDir);

@@ -5,7 +5,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { completeBody, dialectOf, errorBody, sendJson, streamBytes, streamEvents, type Endpoint } from "./fake-responses";
+import { WebSocketServer } from "ws";
+import { completeBody, dialectOf, errorBody, sendJson, streamBytes, streamEvents, type Dialect, type Endpoint } from "./fake-responses";
 
 export interface FakeProviderOptions {
   /** Generation requests served at once; one more is answered 429. Default: no cap. */
@@ -17,6 +18,11 @@ export interface FakeProviderOptions {
   eventDelayMs: number;
   /** Wait before the status line of every generation answer. */
   firstByteDelayMs: number;
+  /**
+   * Generation requests allowed per minute, told in each answer's rate-limit headers
+   * (Anthropic's on /v1/messages, OpenAI's otherwise) and answered 429 past it. 0 = no budget, no headers.
+   */
+  requestsPerMinute: number;
 }
 
 /** One scripted answer to the next generation request: a status, optional headers and body. */
@@ -27,6 +33,12 @@ export interface ScriptedAnswer {
   body?: unknown;
   /** Start a 200 event stream, then drop the connection mid-answer (a crashed upstream). */
   cutMidStream?: boolean;
+  /** Accept the request and never answer (a hung upstream). */
+  hang?: boolean;
+  /** A 200 event stream of exactly these pieces, each written separately, then ended. */
+  stream?: string[];
+  /** After the stream's pieces, stay open and silent instead of ending. */
+  stallAfterStream?: boolean;
 }
 
 /** A fixed concurrent_sessions, "live" (the real in-flight count), or a broken endpoint. */
@@ -41,6 +53,10 @@ export interface FakeProviderStats {
   rateLimited: number;
   lastHeaders?: IncomingHttpHeaders;
   lastPath?: string;
+  /** Every request's path and query as received, oldest first. */
+  paths: string[];
+  /** WebSocket connections open now (Responses over WebSocket, as Codex uses it). */
+  openWebSockets: number;
 }
 
 export interface FakeProvider {
@@ -56,7 +72,7 @@ export interface FakeProvider {
 const GENERATION: Record<string, Endpoint> = { "/v1/messages": "messages", "/v1/chat/completions": "chat", "/v1/responses": "responses" };
 
 function freshStats(): FakeProviderStats {
-  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0 };
+  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [], openWebSockets: 0 };
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -77,8 +93,31 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     events: 5,
     eventDelayMs: 20,
     firstByteDelayMs: 0,
+    requestsPerMinute: 0,
     ...initial,
   };
+  const budget = { windowStart: 0, used: 0 };
+
+  /** Sets this answer's rate-limit headers; true when the minute's budget is already spent. */
+  function spendBudget(res: ServerResponse, dialect: Dialect): boolean {
+    const limit = options.requestsPerMinute;
+    if (limit <= 0) return false;
+    const now = Date.now();
+    if (now - budget.windowStart >= 60_000) Object.assign(budget, { windowStart: now, used: 0 });
+    budget.used++;
+    const remaining = Math.max(0, limit - budget.used);
+    const resetAt = budget.windowStart + 60_000;
+    if (dialect === "anthropic") {
+      res.setHeader("anthropic-ratelimit-requests-limit", String(limit));
+      res.setHeader("anthropic-ratelimit-requests-remaining", String(remaining));
+      res.setHeader("anthropic-ratelimit-requests-reset", new Date(resetAt).toISOString());
+    } else {
+      res.setHeader("x-ratelimit-limit-requests", String(limit));
+      res.setHeader("x-ratelimit-remaining-requests", String(remaining));
+      res.setHeader("x-ratelimit-reset-requests", `${Math.ceil((resetAt - now) / 1000)}s`);
+    }
+    return budget.used > limit;
+  }
   const queue: ScriptedAnswer[] = [];
   let usage: UsageMode = "live";
   const fake = { stats: freshStats() };
@@ -97,6 +136,16 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     if (res.destroyed) return;
 
     const scripted = queue.shift();
+    if (scripted?.hang) return;
+    if (scripted?.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream", ...scripted.headers });
+      for (const piece of scripted.stream) {
+        res.write(piece);
+        await sleep(options.eventDelayMs);
+      }
+      if (!scripted.stallAfterStream) res.end();
+      return;
+    }
     if (scripted?.cutMidStream) {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write("event: ping\ndata: {}\n\n");
@@ -107,6 +156,12 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
       if (scripted.status === 429) fake.stats.rateLimited++;
       const message = `scripted ${scripted.status} from the fake provider`;
       sendJson(res, scripted.status, scripted.body ?? errorBody(dialect, scripted.status, message), scripted.headers);
+      return;
+    }
+    if (spendBudget(res, dialect)) {
+      fake.stats.rateLimited++;
+      const message = `the fake provider allows ${options.requestsPerMinute} requests a minute`;
+      sendJson(res, 429, errorBody(dialect, 429, message), { "retry-after": String(Math.ceil((budget.windowStart + 60_000 - Date.now()) / 1000)) });
       return;
     }
     if (fake.stats.inFlight > options.cap) {
@@ -133,6 +188,7 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     fake.stats.requests++;
     fake.stats.lastHeaders = req.headers;
     fake.stats.lastPath = req.url ?? "/";
+    fake.stats.paths.push(req.url ?? "/");
     const endpoint = GENERATION[path];
     if (req.method === "POST" && endpoint) {
       generate(req, res, endpoint).catch(() => res.destroy());
@@ -141,8 +197,36 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     } else if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, { data: [{ id: "fake-claude", type: "model" }, { id: "fake-gpt", object: "model" }] });
     } else {
-      sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`));
+      // Read the whole body first, as a real endpoint would, so a large upload really crosses the proxy.
+      req.resume();
+      req.on("end", () => sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`)));
     }
+  });
+  // WebSocket on /v1/responses: echoes every message; "error429" answers an error event with
+  // status 429, "close" closes normally. A scripted answer refuses the upgrade with its status.
+  const sockets = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req: IncomingMessage, socket, head: Buffer) => {
+    fake.stats.requests++;
+    fake.stats.lastHeaders = req.headers;
+    fake.stats.paths.push(req.url ?? "/");
+    const refusal = queue.shift();
+    if (refusal) {
+      const text = JSON.stringify(refusal.body ?? errorBody("openai", refusal.status, `scripted ${refusal.status}`));
+      const extra = Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+      socket.end(`HTTP/1.1 ${refusal.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}connection: close\r\n\r\n${text}`);
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      fake.stats.openWebSockets++;
+      ws.on("close", () => fake.stats.openWebSockets--);
+      ws.on("message", (data, isBinary) => {
+        const text = isBinary ? "" : data.toString();
+        if (text === "error429") {
+          ws.send(JSON.stringify({ type: "error", status: 429, error: { type: "rate_limit_exceeded", message: "slow down" } }));
+        } else if (text === "close") ws.close(1000, "done");
+        else ws.send(data, { binary: isBinary });
+      });
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -162,6 +246,8 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const ws of sockets.clients) ws.terminate();
+        sockets.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   // 4. The host: lock, settings (electron-store), service, the loopback API and the proxy for agents.
   const version = app.getVersion();
   const host = await startAppHost({ dataDir, version, paths, log });
-  if (!host) return app.exit(1);
+  if ("exitCode" in host) return app.exit(host.exitCode);
   quitOnSignals(app);
 
   // 5. The window's calls, checked for sender and arguments, answered by the service.

@@ -53,6 +53,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error instanceof HostStartError ? error.message : (error as Error).stack ?? error}\n`);
+  if (error instanceof HostStartError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  process.stderr.write(`${(error as Error).stack ?? error}\n`);
   process.exit(1);
 });

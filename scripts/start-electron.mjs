@@ -3,10 +3,11 @@
 // the first start fetches it with Electron's own installer; a normal machine needs nothing
 // more. Flags: `--no-build` skips the build; anything else is passed on to the app.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { electronPackageDir, installedBinary } from "./electron-binary.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -27,22 +28,8 @@ function build() {
   if (result.status !== 0) fail(["npm start: the build failed (see above); fix it and run `npm start` again."]);
 }
 
-function electronPackageDir() {
-  try {
-    return dirname(require.resolve("electron/package.json"));
-  } catch {
-    return fail(["npm start: the electron package is not installed. Run `npm install` first."]);
-  }
-}
-
-/** The binary electron's index.js would return, if it is really there. */
-function installedBinary(dir) {
-  const pathFile = join(dir, "path.txt");
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, "utf8") : undefined;
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  // Same rule as electron's index.js: an override folder works without path.txt.
-  const binary = override ? join(override, relative || "electron") : relative && join(dir, "dist", relative);
-  return binary && existsSync(binary) ? binary : undefined;
+function packageDirOrFail() {
+  return electronPackageDir() ?? fail(["npm start: the electron package is not installed. Run `npm install` first."]);
 }
 
 /** Runs node_modules/electron/install.js, bounded; resolves with why it failed, or undefined. */
@@ -120,7 +107,7 @@ function launch(binary, appArgs) {
 
 const args = process.argv.slice(2);
 if (!args.includes("--no-build")) build();
-const dir = electronPackageDir();
+const dir = packageDirOrFail();
 const { version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 if (!installedBinary(dir)) {
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {

@@ -7,7 +7,7 @@ export const LIMITS = {
   pollMs: { min: 250, max: 3_600_000, default: 5_000 },
   timeoutMs: { max: 86_400_000 },
   retryAfterMs: { max: 86_400_000 },
-  leaseTtlMs: { default: 120_000 },
+  leaseTtlMs: { min: 5_000, max: 3_600_000, default: 120_000 },
   seriesMinutes: { min: 1, max: 60, default: 5 },
 } as const;
 

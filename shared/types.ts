@@ -1,6 +1,6 @@
 // The wire types of SPEC §1–3. Every transport (HTTP, IPC, CLI, proxy) speaks these.
 
-export type LeaseOutcome = "success" | "failure" | "rate_limited";
+export type LeaseOutcome = "success" | "failure" | "rate_limited" | "abandoned";
 export type RouteOutcome = "success" | "failure" | "neutral";
 
 export interface UsageGateConfig {
@@ -32,8 +32,27 @@ export interface ConcurrencyStatusEntry {
   waitP50Ms?: number;
   waitP95Ms?: number;
   usageGate?: UsageGateReading;
+  /** Only when paused: why, in words. */
+  pauseReason?: string;
+  /** SPEC §6: the provider's own rate-limit headers, newest reading. */
+  upstreamLimits?: UpstreamLimits;
   /** An addition for the window: the upstream base URL when one is set, so a push carries it. */
   upstream?: string;
+}
+
+/** `resetAt` in epoch ms. */
+export interface UpstreamBucket {
+  limit?: number;
+  remaining?: number;
+  resetAt?: number;
+}
+
+export interface UpstreamLimits {
+  requests?: UpstreamBucket;
+  tokens?: UpstreamBucket;
+  inputTokens?: UpstreamBucket;
+  outputTokens?: UpstreamBucket;
+  seenAt: number;
 }
 
 export interface ConcurrencyStatusResponse {
@@ -57,6 +76,8 @@ export interface ProviderConfigView {
   cooldownMs: number;
   upstream?: string;
   usageGate?: UsageGateConfig;
+  /** SPEC §1: the proxy's wait for response headers and the longest silence in a stream (default 300000). */
+  responseTimeoutMs?: number;
 }
 
 export interface HeldLeaseView {

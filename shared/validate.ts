@@ -185,6 +185,8 @@ export interface AcquireRequest {
   agentId?: string;
   waiterId?: string;
   timeoutMs?: number;
+  /** How long the lease lives without a heartbeat (SPEC §3); the host's default when absent. */
+  ttlMs?: number;
 }
 
 export const checkAcquireBody = (body: unknown): Checked<AcquireRequest> =>
@@ -195,11 +197,13 @@ export const checkAcquireBody = (body: unknown): Checked<AcquireRequest> =>
     const agentId = optionalText(b.agentId, "agentId");
     const waiterId = b.waiterId === undefined ? undefined : tokenId(b.waiterId, "waiterId");
     const timeoutMs = optionalInteger(b.timeoutMs, "timeoutMs", 0, LIMITS.timeoutMs.max);
+    const ttlMs = optionalInteger(b.ttlMs, "ttlMs", LIMITS.leaseTtlMs.min, LIMITS.leaseTtlMs.max);
     return {
       providerId: providerId.value,
       ...(agentId === undefined ? {} : { agentId }),
       ...(waiterId === undefined ? {} : { waiterId }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(ttlMs === undefined ? {} : { ttlMs }),
     };
   });
 

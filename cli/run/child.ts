@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { OutputTail } from "./output-tail";
+import { watchChild } from "./watchdog";
 
 export interface ChildResult {
   /** The command's exit status; 128 + n when signal n ended it, 126/127 when it did not start. */
@@ -33,12 +34,15 @@ function passThrough(from: Readable | null, to: Writable, tail: OutputTail): voi
   from.pipe(to, { end: false });
 }
 
-export function startChild([program, ...args]: [string, ...string[]]): RunningChild {
+export function startChild([program, ...args]: [string, ...string[]], env: NodeJS.ProcessEnv = process.env): RunningChild {
   const outTail = new OutputTail();
   const errTail = new OutputTail();
   const child = spawn(program, args, {
+    env,
     stdio: ["inherit", process.stdout.isTTY ? "inherit" : "pipe", process.stderr.isTTY ? "inherit" : "pipe"],
   });
+  // undefined pid: it did not start, and the "error" handler below reports why.
+  const watchdog = child.pid === undefined ? undefined : watchChild(child.pid);
   passThrough(child.stdout, process.stdout, outTail);
   passThrough(child.stderr, process.stderr, errTail);
 
@@ -56,6 +60,7 @@ export function startChild([program, ...args]: [string, ...string[]]): RunningCh
       finish(missing ? 127 : 126, missing ? `command not found: ${program}` : `cannot run ${program}: ${error.message}`);
     });
     child.on("exit", (code, signal) => {
+      watchdog?.stop();
       exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();

@@ -10,7 +10,11 @@ import { UsageError } from "../exit-codes";
 export interface RunOptions {
   acquire: AcquireRequest & { waiterId: string; agentId: string };
   command: [string, ...string[]];
+  /** Point ANTHROPIC_BASE_URL and OPENAI_BASE_URL at the proxy, scoped to the run's lease. */
+  viaProxy: boolean;
 }
+
+export const RUN_LEASE_TTL_MS = 15_000;
 
 const EXAMPLE = "e.g. headroom run --provider anthropic -- claude";
 const FLAG_OF: Record<string, string> = { agentId: "--agent", timeoutMs: "--timeout" };
@@ -23,6 +27,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
     provider: { type: "string", short: "p" },
     agent: { type: "string", short: "a" },
     timeout: { type: "string", short: "t" },
+    "via-proxy": { type: "boolean" },
   });
   if (positionals.length > 0) {
     throw new UsageError(`put the command after --, ${EXAMPLE} (got ${JSON.stringify(positionals[0])} before it)`, "run");
@@ -45,9 +50,16 @@ export function parseRunArgs(argv: string[]): RunOptions {
     providerId: providerIdArg(values.provider, "run"),
     agentId: values.agent ?? basename(program),
     waiterId: randomUUID(),
+    // Short, with a heartbeat every third of it (heartbeat.ts): a wrapper killed with SIGKILL
+    // gives its slot back within seconds, not the host's 120 s default (SPEC §3).
+    ttlMs: RUN_LEASE_TTL_MS,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
   if (!checked.ok) throw new UsageError(`${FLAG_OF[checked.field] ?? checked.field}: ${checked.message}`, "run");
   const { agentId, waiterId } = checked.value;
-  return { acquire: { ...checked.value, agentId: agentId!, waiterId: waiterId! }, command: [program, ...args] };
+  return {
+    acquire: { ...checked.value, agentId: agentId!, waiterId: waiterId! },
+    command: [program, ...args],
+    viaProxy: values["via-proxy"] === true,
+  };
 }

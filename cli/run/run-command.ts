@@ -6,6 +6,7 @@ import type { Admission } from "../../shared/types";
 import type { Command } from "../command";
 import { formatDuration } from "../duration";
 import { startChild, type RunningChild } from "./child";
+import { childEnv } from "./child-env";
 import { startHeartbeat } from "./heartbeat";
 import { classifyOutcome, type Outcome } from "./outcome";
 import { createProgressLine } from "./progress-line";
@@ -54,7 +55,9 @@ export const runCommand: Command = async (argv, context) => {
     try {
       // A signal that raced the admission: leave without starting the command.
       if (stoppedBy) return signalExitCode(stoppedBy);
-      child = startChild(options.command);
+      const env = await childEnv({ admission, viaProxy: options.viaProxy, env: process.env, client, warn });
+      if (stoppedBy) return signalExitCode(stoppedBy);
+      child = startChild(options.command, env);
       const result = await child.done;
       if (result.startError) warn(`headroom: ${result.startError}`);
       outcome = classifyOutcome(result.exitCode, result.output, Date.now());

@@ -16,6 +16,8 @@ export interface BreakerDeps {
   onChange?: () => void;
   /** Transitions (opened, half-open, closed) for the activity history. */
   onEvent?: (event: Omit<HistoryEvent, "at">) => void;
+  /** Routes kept in memory (default 10,000); tests lower it. */
+  maxRoutes?: number;
 }
 
 export type AdmitResult = { admitted: true } | { admitted: false; block: RouteRefusal };

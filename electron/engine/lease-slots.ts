@@ -71,6 +71,12 @@ export class LeaseSlots {
     return this.older.size > 0 && this.older.delete(leaseId) ? "predates-reduction" : "current";
   }
 
+  /** What a 429 on a held lease would say about it, without releasing it; undefined when not held. */
+  ageOf(leaseId: string): LeaseAge | undefined {
+    if (!this.leases.has(leaseId)) return undefined;
+    return this.older.has(leaseId) ? "predates-reduction" : "current";
+  }
+
   /** Pushes a TTL lease's expiry to ttl from now; a lease without ttl is returned unchanged. */
   heartbeat(leaseId: string): Lease | undefined {
     const lease = this.leases.get(leaseId);

@@ -4,6 +4,8 @@ import type { Clock, TimerHandle } from "./clock";
 export class PauseWindow {
   private end: number | undefined;
   private timer: TimerHandle | undefined;
+  /** Why admissions are paused, in words (SPEC §1 `pauseReason`); set by whoever paused. */
+  reason = "";
 
   constructor(
     private readonly clock: Clock,

@@ -28,3 +28,11 @@ export const leaseExpiredMessage = (providerId: string, leaseId: string, agentId
 export const watchdogMessage = (providerId: string, queued: number, quietMs: number): string =>
   `Watchdog: ${providerId} had ${queued} waiting beside a free slot and no admission for ` +
   `${formatDuration(quietMs)}; driving its queue again.`;
+
+/** The pause reasons of the status (SPEC §1 `pauseReason`). */
+export const PAUSED_BY_429 = "rate limited (429)";
+export const PAUSED_BY_UPSTREAM_HEADERS = "upstream says 0 requests left";
+
+export const earlyPauseMessage = (providerId: string, pauseMs: number): string =>
+  `New admissions to ${providerId} are paused for ${formatDuration(pauseMs)}: its rate-limit headers say ` +
+  "no requests are left until their reset.";

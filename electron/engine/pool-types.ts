@@ -4,6 +4,7 @@ import type {
   HeldLeaseView,
   HistoryEvent,
   LeaseOutcome,
+  UpstreamLimits,
   UsageGateReading,
   WaitingView,
 } from "../../shared/types";
@@ -83,6 +84,13 @@ export interface ProviderPool {
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean;
   /** The admission could not be delivered (client left): the slot returns at once, no cooldown. */
   returnUndelivered(leaseId: string): boolean;
+  /**
+   * A request riding on a held lease was answered 429 (SPEC §6 "Lease-scoped requests"): pause
+   * and maybe reduce as its release would, the lease staying held. false when it is not held.
+   */
+  rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean;
+  /** The provider's rate-limit headers (SPEC §6); a successful answer saying 0 requests left pauses until the reset. */
+  noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void;
   /** Extends a TTL lease by its ttl from now; undefined when not held. */
   heartbeat(leaseId: string): Lease | undefined;
   isHeld(leaseId: string): boolean;

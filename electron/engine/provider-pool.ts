@@ -1,10 +1,10 @@
 // One provider's concurrency pool (SPEC §1): slots, a FIFO queue, release cooldowns, the
 // 429 pause and adaptive headroom, TTL leases, the usage gate and the watchdog. Pure: time
 // and timers come from deps.clock, everything else leaves through the deps callbacks.
-import type { ConcurrencyStatusEntry, HistoryKind, LeaseOutcome, UsageGateReading } from "../../shared/types";
+import type { ConcurrencyStatusEntry, HistoryKind, LeaseOutcome, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import { checkCooldownMs } from "../../shared/validate";
 import { AdaptiveLimit, valid } from "./adaptive-limit";
-import { pauseAfter429 } from "./backoff";
+import { MAX_RETRY_AFTER_MS, pauseAfter429 } from "./backoff";
 import { type LeaseAge, LeaseSlots } from "./lease-slots";
 import { PauseWindow } from "./pause-window";
 import * as say from "./pool-messages";
@@ -48,6 +48,9 @@ class Pool implements ProviderPool, WaiterOwner {
   private lastAdmissionAt = Number.NEGATIVE_INFINITY;
   private queuedSince = 0;
   private disposed = false;
+  /** The pause came from the provider's headers, not a 429: it does not stop the next 429 from reducing. */
+  private earlyPause = false;
+  private upstreamLimits: UpstreamLimits | undefined;
 
   constructor(
     config: PoolConfig,
@@ -173,9 +176,20 @@ class Pool implements ProviderPool, WaiterOwner {
     return true;
   }
 
+  rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean {
+    const age = this.held.ageOf(leaseId);
+    if (!age) return false;
+    this.rateLimited(age, retryAfterMs);
+    this.notify(false);
+    return true;
+  }
+
   private rateLimited(age: LeaseAge, retryAfterMs: number | undefined): void {
     const now = this.clock.now();
-    const wasPaused = this.pause.active(now);
+    // A pause the provider's headers asked for came before any 429: this 429 opens the window.
+    const wasPaused = this.pause.active(now) && !this.earlyPause;
+    this.earlyPause = false;
+    this.pause.reason = say.PAUSED_BY_429;
     this.consecutive429++;
     this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
     const until = now + pauseAfter429(this.consecutive429, retryAfterMs);
@@ -189,6 +203,26 @@ class Pool implements ProviderPool, WaiterOwner {
     this.held.limitLowered();
     this.event("reduced", say.reductionNotice(this.providerId, this.limit.value + 1, this.limit.value));
     this.deps.onConfigChange?.(this.config());
+  }
+
+  noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
+    this.upstreamLimits = reading;
+    const resetAt = reading.requests?.resetAt;
+    const now = this.clock.now();
+    // Only a successful answer: after a 429 the 429 rules decide the pause.
+    if (fromSuccess && reading.requests?.remaining === 0 && resetAt !== undefined && resetAt > now) {
+      const wasPaused = this.pause.active(now);
+      const until = Math.min(resetAt, now + MAX_RETRY_AFTER_MS);
+      if (this.pause.extendTo(until, now)) {
+        if (!wasPaused) {
+          this.earlyPause = true;
+          this.pause.reason = say.PAUSED_BY_UPSTREAM_HEADERS;
+        }
+        this.event("paused", say.earlyPauseMessage(this.providerId, until - now));
+        this.queue.timeOutBefore(until);
+      }
+    }
+    this.notify(false);
   }
 
   // ── leases ─────────────────────────────────────────────────────────────────
@@ -255,6 +289,7 @@ class Pool implements ProviderPool, WaiterOwner {
   resume(): void {
     const wasPaused = this.pause.active(this.clock.now());
     this.pause.lift();
+    this.earlyPause = false;
     if (wasPaused) this.event("resumed", say.resumedMessage(this.providerId));
     this.notify(this.drive());
   }
@@ -301,12 +336,13 @@ class Pool implements ProviderPool, WaiterOwner {
       active: this.held.size,
       queued: this.queue.size,
       paused: pausedUntil !== undefined,
-      ...(pausedUntil === undefined ? {} : { pausedUntil }),
+      ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason: this.pause.reason }),
       cooldownMs: this.cooldownMs,
       ...this.limit.statusFields(this.providerId),
       recycling: this.recycling.count,
       ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
       ...(reading ? { usageGate: reading } : {}),
+      ...(this.upstreamLimits ? { upstreamLimits: this.upstreamLimits } : {}),
     };
   }
 

@@ -106,7 +106,7 @@ function parseMilliseconds(value: string): number | undefined {
 const RFC_3339 =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
 
-function parseRfc3339(value: string): number | undefined {
+export function parseRfc3339(value: string): number | undefined {
   const g = RFC_3339.exec(value.trim());
   if (!g) return undefined;
   const n = (i: number) => Number(g[i]);

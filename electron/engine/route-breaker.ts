@@ -11,6 +11,8 @@ import type { TimerHandle } from "./clock";
 const MIN_PROBE_TTL_MS = 60_000;
 /** Used when a failure comes without a reason, so a refusal always says something. */
 const DEFAULT_REASON = "failure";
+/** SPEC §2: model ids come from clients, so the map is bounded; past this, closed routes are forgotten. */
+export const MAX_ROUTES = 10_000;
 
 interface Probe {
   owner: string;
@@ -38,6 +40,7 @@ const keyOf = (r: RouteKey): string => JSON.stringify([r.targetId, r.runtimeId, 
 export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
   const { clock } = deps;
   let settings: BreakerSettings = { ...deps.settings };
+  const maxRoutes = deps.maxRoutes ?? MAX_ROUTES;
   const routes = new Map<string, Route>();
   let disposed = false;
 
@@ -53,14 +56,34 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
     openUntil: 0,
   });
 
-  /** The route as the breaker knows it; `record` remembers it for the snapshot. */
+  /**
+   * The route as the breaker knows it; `record` remembers it for the snapshot. The map's
+   * order is its use order (a use moves the route to the end), so the oldest closed route
+   * is the first closed one found from the start.
+   */
   function find(key: RouteKey, record: boolean): Route {
     const id = keyOf(key);
     let route = routes.get(id);
-    if (route) return refresh(route);
+    if (route) {
+      routes.delete(id);
+      routes.set(id, route);
+      return refresh(route);
+    }
     route = blank(key);
-    if (record) routes.set(id, route);
+    if (record) {
+      routes.set(id, route);
+      if (routes.size > maxRoutes) forgetOldestClosed();
+    }
     return route;
+  }
+
+  /** Open and half-open routes are never dropped: forgetting one would let traffic through early. */
+  function forgetOldestClosed(): void {
+    for (const [id, route] of routes) {
+      if (route.state !== "closed" || route.probe) continue;
+      routes.delete(id);
+      return;
+    }
   }
 
   function clearProbe(route: Route): void {

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createExclusive, replaceAtomically } from "./exclusive-file";
+import { processStartTime } from "./process-start";
 
 export const LOCK_FILE_NAME = "host.lock";
 
@@ -37,6 +38,19 @@ function isAlive(pid: number): boolean {
     // EPERM: the process exists but belongs to someone else; it is alive all the same.
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+// Start times are rounded to the second; a process that started more than this after the lock
+// was written cannot be the one that wrote it.
+const START_TIME_SLACK_MS = 1000;
+
+/** The lock's writer still runs: its pid is alive and was not handed to a younger process. */
+function holderRuns(holder: LockRecord): boolean {
+  if (!isAlive(holder.pid)) return false;
+  // A record without a time (startedAt 0) cannot be judged by age: treat it as live.
+  if (holder.startedAt <= 0) return true;
+  const processStart = processStartTime(holder.pid);
+  return processStart === undefined || processStart <= holder.startedAt + START_TIME_SLACK_MS;
 }
 
 function parseRecord(text: string): LockRecord | undefined {
@@ -85,7 +99,7 @@ export function acquireHostLock(dir: string, info: HostInfo): HostLock | { refus
     const holder = parseRecord(text);
     const holderIsLive =
       holder !== undefined &&
-      (holder.pid === process.pid ? heldHere.has(file) : isAlive(holder.pid));
+      (holder.pid === process.pid ? heldHere.has(file) : holderRuns(holder));
     if (holder && holderIsLive) {
       return {
         refused:
@@ -94,8 +108,9 @@ export function acquireHostLock(dir: string, info: HostInfo): HostLock | { refus
           `If no Headroom is running, delete ${file}.`,
       };
     }
-    // Stale (its process is gone) or unreadable: take it over. Remove it only if it is still
-    // the file we judged, so a host that replaced it meanwhile keeps its lock.
+    // Stale (its process is gone, or its pid now names a younger process) or unreadable: take
+    // it over. Remove it only if it is still the file we judged, so a host that replaced it
+    // meanwhile keeps its lock.
     if (readText(file) === text) fs.rmSync(file, { force: true });
     record = { ...record, startedAt: Date.now() };
   }

@@ -10,6 +10,7 @@ import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
+import { checkDataDir } from "./data-dir";
 import { acquireHostLock } from "./host-lock";
 
 export interface HostOptions {
@@ -25,8 +26,10 @@ export interface HostOptions {
   log?: (message: string, state?: unknown) => void;
   /** The gating proxy's port (0 = any free port); undefined = no proxy. */
   proxyPort?: number;
-  /** How long the proxy waits on a silent upstream before counting a failure (tests shorten it). */
+  /** Overrides every provider's responseTimeoutMs in the proxy (tests shorten it below its 1 s minimum). */
   proxyUpstreamIdleMs?: number;
+  /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
+  proxyWebSocketIdleMs?: number;
 }
 
 export interface RunningHost {
@@ -40,10 +43,24 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-export class HostStartError extends Error {}
+/** EX_CONFIG (sysexits.h): the data folder cannot be used as configured (SPEC §5). */
+export const EXIT_DATA_DIR_UNUSABLE = 78;
+
+/** Start-up refused for a reason the message states in full: print it, no stack. */
+export class HostStartError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = "HostStartError";
+  }
+}
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const env = options.env ?? process.env;
+  const unusable = checkDataDir(options.dataDir);
+  if (unusable) throw new HostStartError(unusable, EXIT_DATA_DIR_UNUSABLE);
   const lock = acquireHostLock(options.dataDir, { kind: options.kind });
   if ("refused" in lock) throw new HostStartError(lock.refused);
 
@@ -56,7 +73,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       dir: options.dataDir,
       ...(options.settingsBackend ? { backend: options.settingsBackend } : {}),
     });
+    let apiUrl = "";
+    let proxyUrl: string | undefined;
     service = new HeadroomService({
+      // Where agents reach this host (the window shows the lines they need); set once listening.
+      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       store,
       clock: systemClock,
       newId: leaseIdSource(),
@@ -65,8 +86,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       ...(options.log ? { log: options.log } : {}),
     });
     let live: HeadroomService | undefined = service;
-    let apiUrl = "";
-    let proxyUrl: string | undefined;
     server = createApiServer({
       hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       service: () => live,
@@ -82,6 +101,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         service: () => live,
         ...(log ? { log: (message: string) => log(message) } : {}),
         ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
+        ...(options.proxyWebSocketIdleMs === undefined ? {} : { webSocketIdleMs: options.proxyWebSocketIdleMs }),
       });
       proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }

@@ -7,7 +7,7 @@ import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
 import { readJsonBody, sendError, sendJson } from "./http-io";
-import { isLoopbackHost } from "./loopback";
+import { isLoopbackHost } from "../host/loopback";
 import { serveStatic } from "./static-files";
 
 export interface ApiServerOptions {

@@ -17,6 +17,10 @@ const HOP_BY_HOP = new Set([
 
 /** Tells the window which agent holds a slot; Headroom's own, never forwarded. */
 export const AGENT_HEADER = "x-headroom-agent";
+/** The hosts a request went through, so an upstream that points back at a proxy is caught (SPEC §6 "Loops"). */
+export const HOP_HEADER = "x-headroom-hop";
+/** The held lease a request rides on (SPEC §6 "Lease-scoped requests"); ours, never forwarded. */
+export const LEASE_HEADER = "x-headroom-lease";
 
 /** The header names a Connection header lists (they are hop-by-hop too); usually none. */
 function connectionTokens(raw: string[]): Set<string> | undefined {
@@ -42,16 +46,25 @@ function endToEnd(raw: string[], also: Set<string>): string[] {
   return out;
 }
 
-// host is rewritten to the upstream's; expect was answered by us already; the agent header is ours.
-const REQUEST_DROPS = new Set(["host", "expect", AGENT_HEADER]);
+// host is rewritten to the upstream's; expect was answered by us already; agent, hop and lease headers are ours.
+const REQUEST_DROPS = new Set(["host", "expect", AGENT_HEADER, HOP_HEADER, LEASE_HEADER]);
 // When the proxy read the body itself, it states the length it sends.
 const READ_BODY_DROPS = new Set([...REQUEST_DROPS, "content-length"]);
 const NO_DROPS = new Set<string>();
 
-/** Headers for the upstream request; `bodyLength` when the proxy read the body itself. */
-export function requestHeaders(req: IncomingMessage, upstream: URL, bodyLength?: number): string[] {
+/** The hop ids a request carries, in order. */
+export function hopsOf(req: IncomingMessage): string[] {
+  const value = req.headers[HOP_HEADER];
+  return typeof value === "string" ? value.split(",").map((id) => id.trim()) : [];
+}
+
+/**
+ * Headers for the upstream request, in raw form; `bodyLength` when the proxy read the body
+ * itself. `hopId` is appended to the hops the request already went through.
+ */
+export function requestHeaders(req: IncomingMessage, upstream: URL, hopId: string, bodyLength?: number): string[] {
   const out = endToEnd(req.rawHeaders, bodyLength === undefined ? REQUEST_DROPS : READ_BODY_DROPS);
-  out.push("host", upstream.host);
+  out.push("host", upstream.host, HOP_HEADER, [...hopsOf(req), hopId].join(", "));
   if (bodyLength !== undefined) out.push("content-length", String(bodyLength));
   return out;
 }

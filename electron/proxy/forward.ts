@@ -4,6 +4,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, t
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { requestHeaders, responseHeaders } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
+import { MAX_PROXY_BODY_BYTES, tooLargeError } from "./request-body";
 
 /** How an exchange ended, for the gating decision. `status` is set once upstream answered. */
 export type ForwardEnd =
@@ -14,14 +15,14 @@ export type ForwardEnd =
 export interface Upstreams {
   http: HttpAgent;
   https: HttpsAgent;
-  /** No byte from upstream for this long (connect, first byte, between chunks) is a failure. */
-  idleTimeoutMs: number;
+  /** This proxy's id in `x-headroom-hop`. */
+  hopId: string;
   log: (message: string) => void;
 }
 
-export function createUpstreams(idleTimeoutMs: number, log: (message: string) => void): Upstreams {
+export function createUpstreams(hopId: string, log: (message: string) => void): Upstreams {
   // Keep-alive: a fresh TCP (and TLS) handshake per request would dominate the added latency.
-  return { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }), idleTimeoutMs, log };
+  return { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }), hopId, log };
 }
 
 export interface ForwardInput {
@@ -31,8 +32,12 @@ export interface ForwardInput {
   flavor: ErrorFlavor;
   /** What the log may say about this request: provider, method and path, never headers or query. */
   label: string;
-  /** The body already read by the proxy; absent = stream the client's body through. */
+  /** The body already read by the proxy; absent = stream the client's body through (at most 32 MiB). */
   body?: Buffer;
+  /** No byte from upstream for this long (connect, response head, between chunks) is a failure. */
+  timeoutMs: number;
+  /** Sees the response head and every chunk as they pass, e.g. to read errors inside a 200 stream. */
+  observe?: { head(incoming: IncomingMessage): void; chunk(chunk: Buffer): void };
 }
 
 export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: ForwardEnd) => void): void {
@@ -47,7 +52,7 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
     port: target.port,
     path: `${target.pathname}${target.search}`,
     method: req.method ?? "GET",
-    headers: requestHeaders(req, target, body?.length),
+    headers: requestHeaders(req, target, upstreams.hopId, body?.length),
     agent: secure ? upstreams.https : upstreams.http,
   });
 
@@ -65,16 +70,17 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   const idle = setTimeout(() => {
     timedOut = true;
     outbound.destroy(new Error("upstream idle timeout"));
-  }, upstreams.idleTimeoutMs);
+  }, input.timeoutMs);
 
   const describe = (error: Error): { timedOut: boolean; detail: string } =>
     timedOut
-      ? { timedOut, detail: `no bytes from upstream for ${upstreams.idleTimeoutMs / 1000} s` }
+      ? { timedOut, detail: `no bytes from upstream for ${input.timeoutMs / 1000} s` }
       : { timedOut, detail: `upstream connection failed (${(error as NodeJS.ErrnoException).code ?? error.message})` };
 
   outbound.on("socket", (socket) => socket.setNoDelay(true));
+  let bodyTooLarge = false;
   outbound.on("error", (error) => {
-    if (clientGone || ended) return;
+    if (clientGone || ended || bodyTooLarge) return;
     if (answer) {
       // Mid-stream: cut the client too; res "close" reports the failure.
       upstreamBroke ??= error;
@@ -94,7 +100,12 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   outbound.on("response", (incoming) => {
     answer = incoming;
     idle.refresh();
-    incoming.on("data", () => idle.refresh());
+    const observe = input.observe;
+    observe?.head(incoming);
+    incoming.on("data", (chunk: Buffer) => {
+      idle.refresh();
+      observe?.chunk(chunk);
+    });
     // A slow reader pauses the upstream through backpressure: that is the client's pace, not a
     // silent provider, so draining restarts the clock and a finished answer stops it.
     res.on("drain", () => idle.refresh());
@@ -132,6 +143,21 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   });
 
   // A client that stops sending is seen by res "close"; an upstream failure by outbound "error".
-  if (body) outbound.end(body);
-  else req.pipe(outbound);
+  if (body) {
+    outbound.end(body);
+    return;
+  }
+  // Counted as it streams: a pass-through body is never held here, and one past the cap is cut.
+  let size = 0;
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_PROXY_BODY_BYTES || bodyTooLarge) return;
+    bodyTooLarge = true;
+    req.unpipe(outbound);
+    outbound.destroy();
+    req.resume(); // drained, so the client reads a clean 413 instead of a reset mid-write
+    if (answer) res.destroy();
+    else sendProxyError(res, input.flavor, tooLargeError());
+  });
+  req.pipe(outbound);
 }

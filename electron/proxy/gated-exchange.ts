@@ -1,17 +1,20 @@
-// One gated generation request (SPEC §6): read the body for its model, refuse at once when
-// the route is blocked, wait FIFO for a slot of the provider's pool (the same pool the API
-// hands out), claim the route, forward, and settle both when the exchange ends. The
-// connection is the lease: there is no TTL, and a client that leaves gives the slot back.
-import { randomUUID } from "node:crypto";
+// One gated generation request (SPEC §6) as HTTP: read the body for its model, open the
+// service's exchange (route check, FIFO slot, route claim: electron/service/exchange-gate.ts)
+// or ride on a lease the agent already holds, forward, and hand the exchange its verdict when
+// it ends — read from the status, the stream's own error events and how the exchange ended.
+// The connection is the lease: there is no TTL, and a client that leaves gives the slot back.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteKey, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
 import { forward, type Upstreams } from "./forward";
 import { agentOf } from "./forward-headers";
+import { openGate, type ExchangeEnd, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
-import { ClientGone, MAX_PROXY_BODY_BYTES, modelOf, readBoundedBody } from "./request-body";
-import { verdictOf, type Verdict } from "./upstream-verdict";
+import { ClientGone, modelOf, readBoundedBody, tooLargeError } from "./request-body";
+import { StreamErrorScanner } from "./stream-errors";
+import { noteUpstreamLimits } from "./upstream-limits-note";
+import { verdictOf } from "./upstream-verdict";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -22,6 +25,10 @@ export interface GatedInput {
   target: URL;
   flavor: ErrorFlavor;
   label: string;
+  /** The provider's responseTimeoutMs. */
+  timeoutMs: number;
+  /** A lease this request asks to ride on (path scope or x-headroom-lease). */
+  rideOn?: string;
 }
 
 const routeName = (route: RouteKey) => `${route.targetId} / ${route.runtimeId} / ${route.modelId}`;
@@ -56,22 +63,28 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     if (error instanceof ClientGone) return;
     throw error;
   }
-  if (body === "too_large") {
-    sendProxyError(res, input.flavor, {
-      status: 413,
-      code: "payload_too_large",
-      message: `the request body is larger than ${MAX_PROXY_BODY_BYTES / 1024 / 1024} MiB, the most the proxy accepts.`,
-    });
-    return;
-  }
+  if (body === "too_large") return sendProxyError(res, input.flavor, tooLargeError());
 
-  const route: RouteKey = { targetId: providerId, runtimeId: "http", modelId: modelOf(body) };
-  const blocked = service.routeBlocked(route);
-  if (blocked) return refuseRoute(input, route, blocked);
-
-  let leaseId: string | undefined;
+  // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
+  // Watched only once it queues: most requests find a slot free, and an AbortController per
+  // request cost ~15 µs each at saturation.
+  const leaving = () => {
+    const controller = new AbortController();
+    const onLeave = () => controller.abort();
+    res.once("close", onLeave);
+    if (res.destroyed || req.socket.destroyed) controller.abort(); // it left before we listened
+    return { signal: controller.signal, stop: () => res.off("close", onLeave) };
+  };
+  let start: GateStart;
   try {
-    leaseId = await takeSlot(input, agentOf(req));
+    const agentId = agentOf(req);
+    start = await openGate(service, {
+      providerId,
+      modelId: modelOf(body),
+      ...(agentId === undefined ? {} : { agentId }),
+      leaving,
+      ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
+    });
   } catch (error) {
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
@@ -83,70 +96,37 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     }
     throw error;
   }
-  if (leaseId === undefined) return; // the client left while queued
-  if (res.destroyed) {
-    service.undelivered(leaseId);
-    return;
-  }
+  if (start.kind === "gone") return;
+  if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
+  if (res.destroyed) return start.end.cancel();
+  await run(input, body, start.end);
+}
 
-  const runId = randomUUID();
-  const admitted = service.routeAdmit(route, runId);
-  if (!admitted.admitted) {
-    // The route closed its door while we queued: the slot was never used, so no cooldown.
-    service.undelivered(leaseId);
-    return refuseRoute(input, route, admitted.block);
-  }
-
-  await new Promise<void>((resolve, reject) => {
+function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
+  const { service, providerId } = input;
+  const scanner = new StreamErrorScanner();
+  let scanning = false;
+  const observe = {
+    head(incoming: IncomingMessage) {
+      noteUpstreamLimits(service, providerId, incoming);
+      const status = incoming.statusCode ?? 0;
+      scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
+    },
+    chunk(chunk: Buffer) {
+      if (scanning) scanner.feed(chunk);
+    },
+  };
+  return new Promise<void>((resolve, reject) => {
     try {
-      forward(input.upstreams, { ...input, body }, (end) => {
-        settle(service, leaseId, route, runId, verdictOf(end, Date.now()));
+      forward(input.upstreams, { ...input, body, observe }, (ending) => {
+        end.finish(verdictOf(ending, Date.now(), scanner.error));
         resolve();
       });
     } catch (error) {
       // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the
       // route claim go back before the 500, or a TTL-less proxy lease would be held for ever.
-      service.undelivered(leaseId);
-      service.routeRelease(route, runId);
+      end.cancel();
       reject(error);
     }
   });
-}
-
-/** The slot's lease id, or undefined when the client left while it queued. */
-async function takeSlot({ service, req, res, providerId }: GatedInput, agentId: string | undefined): Promise<string | undefined> {
-  const ask = { providerId, ...(agentId === undefined ? {} : { agentId }), expires: false };
-  // Most requests find a slot free. Only one that queues needs an AbortSignal, to leave the
-  // queue when its client hangs up: one per request cost ~15 µs each at saturation.
-  try {
-    return (await service.acquire({ ...ask, timeoutMs: 0 })).leaseId;
-  } catch (error) {
-    if (!(error instanceof ServiceError && error.code === "queue_timeout")) throw error;
-  }
-  const leaving = new AbortController();
-  const onLeave = () => leaving.abort();
-  res.once("close", onLeave);
-  if (res.destroyed || req.socket.destroyed) leaving.abort(); // it left before we listened
-  try {
-    const { leaseId } = await service.acquire({ ...ask, signal: leaving.signal });
-    if (!leaving.signal.aborted) return leaseId;
-    service.undelivered(leaseId);
-    return undefined;
-  } catch (error) {
-    if (leaving.signal.aborted) return undefined;
-    throw error;
-  } finally {
-    res.off("close", onLeave);
-  }
-}
-
-function settle(service: HeadroomService, leaseId: string, route: RouteKey, runId: string, verdict: Verdict): void {
-  try {
-    service.release(leaseId, verdict.lease, verdict.retryAfterMs);
-  } catch (error) {
-    // The provider was removed while the request ran: its lease went with it.
-    if (!(error instanceof ServiceError && error.code === "unknown_lease")) throw error;
-  }
-  if (verdict.route === "release") service.routeRelease(route, runId);
-  else service.routeOutcome(route, runId, verdict.route, verdict.reason);
 }

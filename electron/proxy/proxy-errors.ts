@@ -7,6 +7,8 @@ export type ProxyErrorCode =
   | "forbidden_host"
   | "forbidden_origin"
   | "not_found"
+  | "invalid_input"
+  | "loop_detected"
   | "unknown_provider"
   | "no_upstream"
   | "payload_too_large"
@@ -19,8 +21,9 @@ export type ProxyErrorCode =
 
 export type ErrorFlavor = "anthropic" | "openai";
 
-export function flavorOf(rest: string | undefined): ErrorFlavor {
-  return rest !== undefined && /^\/v1\/messages(\/|$)/.test(rest) ? "anthropic" : "openai";
+/** From the canonical path (lower-cased, decoded), so every spelling of /v1/messages gets Anthropic's. */
+export function flavorOf(gatingPath: string | undefined): ErrorFlavor {
+  return gatingPath !== undefined && /^\/v1\/messages(\/|$)/.test(gatingPath) ? "anthropic" : "openai";
 }
 
 // Anthropic's documented error types by status; 503 is "overloaded", which its SDKs retry.
@@ -29,6 +32,7 @@ const ANTHROPIC_TYPE: Record<number, string> = {
   403: "permission_error",
   404: "not_found_error",
   413: "request_too_large",
+  504: "timeout_error",
   503: "overloaded_error",
 };
 

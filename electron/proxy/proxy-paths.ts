@@ -1,33 +1,53 @@
-// How a proxy URL maps onto a provider: /<providerId>/<rest> goes to <upstream><rest>, and
-// only the generation endpoints of SPEC §6 are gated (model lists, token counts and the
-// like pass straight through: they do not use a concurrency slot upstream).
+// How a proxy URL maps onto a provider: /<providerId>/<rest> (or /<providerId>/_lease/<leaseId>/<rest>,
+// SPEC §6 "Lease-scoped requests") goes to <upstream><rest>, and only the generation endpoints
+// of SPEC §6 are gated (model lists, token counts and the like pass straight through: they do
+// not use a concurrency slot upstream).
 import { PROVIDER_ID_PATTERN } from "../../shared/validate";
+import { normalisePath } from "./path-normaliser";
 
 const GENERATION_PATHS = new Set(["/v1/messages", "/v1/chat/completions", "/v1/completions", "/v1/responses"]);
+const LEASE_SCOPE = "_lease";
 
 export interface ProxyTarget {
   providerId: string;
-  /** The path after the provider prefix, always starting with "/", without the query. */
+  /** Set on /<providerId>/_lease/<leaseId>/...: requests ride on that held lease. */
+  leaseId?: string;
+  /** The path after the prefix as the upstream gets it, always starting with "/", without the query. */
   rest: string;
+  /** The canonical form of `rest` (decoded, lower-cased, no trailing slash) that gating is decided on. */
+  gatingPath: string;
   /** "?..." or "". */
   query: string;
 }
 
-/** undefined when the first segment is not a well-formed provider id. */
-export function parseProxyPath(rawUrl: string): ProxyTarget | undefined {
+export type ParsedProxyPath = ProxyTarget | { refused: string } | undefined;
+
+/** undefined when the first segment is not a well-formed provider id; `refused` for a 400. */
+export function parseProxyPath(rawUrl: string): ParsedProxyPath {
   const queryAt = rawUrl.indexOf("?");
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const query = queryAt === -1 ? "" : rawUrl.slice(queryAt);
-  const match = /^\/([^/]+)(\/.*)?$/.exec(path);
-  if (!match || !PROVIDER_ID_PATTERN.test(match[1]!)) return undefined;
-  // Dot segments resolved here, as the upstream would resolve them: /v1/x/../messages must be
-  // gated like the /v1/messages it reaches, and cannot climb above the provider's base path.
-  const rest = new URL(`http://upstream${match[2] ?? "/"}`).pathname;
-  return { providerId: match[1]!, rest, query };
+  const normalised = normalisePath(path, (segments) => (segments[1] === LEASE_SCOPE ? 3 : 1));
+  if (!normalised.ok) return { refused: normalised.message };
+  const { segments, canonical, trailingSlash } = normalised;
+  const providerId = segments[0];
+  if (providerId === undefined || !PROVIDER_ID_PATTERN.test(providerId)) return undefined;
+  const scoped = segments[1] === LEASE_SCOPE;
+  if (scoped && segments[2] === undefined) return { refused: "a lease-scoped path needs a lease id: /<provider>/_lease/<leaseId>/..." };
+  const skip = scoped ? 3 : 1;
+  const restSegments = segments.slice(skip);
+  const rest = `/${restSegments.join("/")}${trailingSlash && restSegments.length > 0 ? "/" : ""}`;
+  const gatingPath = `/${canonical.slice(skip).join("/")}`;
+  return { providerId, ...(scoped ? { leaseId: segments[2] } : {}), rest, gatingPath, query };
 }
 
-export function isGeneration(method: string, rest: string): boolean {
-  return method === "POST" && GENERATION_PATHS.has(rest.length > 1 ? rest.replace(/\/+$/, "") : rest);
+export function isGeneration(method: string, target: ProxyTarget): boolean {
+  return method === "POST" && GENERATION_PATHS.has(target.gatingPath);
+}
+
+/** A WebSocket upgrade on a generation path (Codex's Responses transport) is gated too. */
+export function isGatedUpgrade(method: string, target: ProxyTarget): boolean {
+  return method === "GET" && GENERATION_PATHS.has(target.gatingPath);
 }
 
 // Parsed once per upstream, not per request; a handful of upstreams, so the map stays small.

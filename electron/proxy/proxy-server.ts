@@ -1,17 +1,22 @@
 // The gating proxy's front door (SPEC §6): refuses what no agent on this machine would send
 // (a foreign Host, a browser's Origin), maps /<providerId>/... onto the provider's upstream,
 // gates generation requests and passes everything else straight through.
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { HeadroomService } from "../service/headroom-service";
-import { isLoopbackHost } from "../http/loopback";
+import { isLoopbackHost } from "../host/loopback";
 import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
+import { hopsOf, LEASE_HEADER } from "./forward-headers";
 import { gatedExchange } from "./gated-exchange";
-import { flavorOf, sendProxyError, type ErrorFlavor } from "./proxy-errors";
-import { isGeneration, parseProxyPath, upstreamUrl } from "./proxy-paths";
+import { flavorOf, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
+import { isGatedUpgrade, isGeneration, parseProxyPath, upstreamUrl, type ProxyTarget } from "./proxy-paths";
+import { declaresTooLarge, tooLargeError } from "./request-body";
+import { noteUpstreamLimits } from "./upstream-limits-note";
+import { createWebSocketGate, DEFAULT_WEBSOCKET_IDLE_MS } from "./websocket-gate";
 
-/** An upstream silent this long (no connection, no first byte, no next chunk) has failed. */
-export const DEFAULT_UPSTREAM_IDLE_MS = 10 * 60_000;
+/** SPEC §1 `responseTimeoutMs` default: the proxy notices a hang before the SDKs' own 600 s. */
+export const DEFAULT_UPSTREAM_IDLE_MS = 300_000;
 /** After this, close() stops waiting for exchanges to settle (their sockets are already cut). */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -20,7 +25,9 @@ export interface ProxyServerOptions {
   service: () => HeadroomService | undefined;
   /** Receives messages without header values or query strings: credentials never reach it. */
   log?: (message: string) => void;
+  /** Overrides every provider's responseTimeoutMs: tests use values below its 1 s minimum. */
   upstreamIdleMs?: number;
+  webSocketIdleMs?: number;
 }
 
 export interface ProxyServer {
@@ -31,16 +38,39 @@ export interface ProxyServer {
 
 export function createProxyServer(options: ProxyServerOptions): ProxyServer {
   const log = options.log ?? (() => {});
-  const upstreams = createUpstreams(options.upstreamIdleMs ?? DEFAULT_UPSTREAM_IDLE_MS, log);
+  // A fresh id per proxy: a request that comes back carrying it has looped through our upstream.
+  const upstreams = createUpstreams(randomUUID(), log);
   const inFlight = new Set<Promise<void>>();
-
-  const server = createServer((req, res) => {
-    const exchange = handle(options, upstreams, req, res).catch((error: unknown) => {
-      log(`proxy: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-      sendProxyError(res, "openai", { status: 500, code: "internal", message: "an unexpected error; see the host log." });
-    });
+  const track = (exchange: Promise<void>) => {
     inFlight.add(exchange);
     void exchange.finally(() => inFlight.delete(exchange));
+  };
+  const webSockets = createWebSocketGate(upstreams, options.webSocketIdleMs ?? DEFAULT_WEBSOCKET_IDLE_MS);
+
+  const server = createServer((req, res) => {
+    track(
+      handle(options, upstreams, req, res).catch((error: unknown) => {
+        log(`proxy: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+        sendProxyError(res, "openai", { status: 500, code: "internal", message: "an unexpected error; see the host log." });
+      }),
+    );
+  });
+  server.on("upgrade", (req: IncomingMessage, socket, head: Buffer) => {
+    const refuse = (flavor: ErrorFlavor, error: ProxyError) => webSockets.refuse(socket, flavor, error);
+    const checked = admissible(options, upstreams, req, refuse);
+    if (!checked) return;
+    const { service, target, upstream, flavor } = checked;
+    if (!isGatedUpgrade(req.method ?? "GET", target)) {
+      return refuse(flavor, { status: 404, code: "not_found", message: "the proxy takes WebSockets only on generation paths such as /v1/responses." });
+    }
+    track(
+      webSockets
+        .tunnel({ service, req, socket, head, providerId: target.providerId, target: upstreamUrl(upstream, target), flavor, timeoutMs: timeoutOf(options, service, target.providerId), ...rideOf(req, target) })
+        .catch((error: unknown) => {
+          log(`proxy: unexpected WebSocket error: ${error instanceof Error ? error.message : String(error)}`);
+          socket.destroy();
+        }),
+    );
   });
   // A queued request may wait, and a stream may run, far longer than Node's 300 s default.
   server.requestTimeout = 0;
@@ -54,10 +84,106 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       server.closeAllConnections();
       const grace = new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      webSockets.close();
       upstreams.http.destroy();
       upstreams.https.destroy();
     },
   };
+}
+
+interface Admissible {
+  service: HeadroomService;
+  target: ProxyTarget;
+  upstream: string;
+  flavor: ErrorFlavor;
+}
+
+/** The checks every request passes before it is forwarded or gated, WebSocket upgrades included. */
+function admissible(
+  options: ProxyServerOptions,
+  upstreams: Upstreams,
+  req: IncomingMessage,
+  refuse: (flavor: ErrorFlavor, error: ProxyError) => void,
+): Admissible | undefined {
+  const parsed = parseProxyPath(req.url ?? "/");
+  const target = parsed && "providerId" in parsed ? parsed : undefined;
+  // A refused path has no canonical form; any spelling of "messages" in it gets Anthropic's format.
+  const flavor: ErrorFlavor = target ? flavorOf(target.gatingPath) : /messages/i.test(req.url ?? "") ? "anthropic" : "openai";
+  if (!isLoopbackHost(req.headers.host)) {
+    refuse(flavor, {
+      status: 403,
+      code: "forbidden_host",
+      message: "the proxy only answers requests addressed to 127.0.0.1 or localhost.",
+    });
+    return undefined;
+  }
+  // Agents never send Origin; browsers always do on cross-site requests. No page may drive us.
+  if (req.headers.origin !== undefined) {
+    refuse(flavor, {
+      status: 403,
+      code: "forbidden_origin",
+      message: "requests from a web page (with an Origin header) are refused by the proxy.",
+    });
+    return undefined;
+  }
+  if (parsed && "refused" in parsed) {
+    refuse(flavor, { status: 400, code: "invalid_input", message: parsed.refused });
+    return undefined;
+  }
+  if (!target) {
+    refuse(flavor, {
+      status: 404,
+      code: "not_found",
+      message: "proxy paths start with a provider id, e.g. http://127.0.0.1:7412/anthropic/v1/messages.",
+    });
+    return undefined;
+  }
+  const { providerId } = target;
+  if (hopsOf(req).includes(upstreams.hopId)) {
+    refuse(flavor, {
+      status: 508,
+      code: "loop_detected",
+      message: `the upstream of provider ${providerId} points back at a Headroom proxy, so this request came back to it. Set ${providerId}'s upstream to the provider's real URL.`,
+    });
+    return undefined;
+  }
+  const service = options.service();
+  if (!service) {
+    refuse(flavor, {
+      status: 503,
+      code: "unavailable",
+      message: "Headroom is starting or shutting down; retry in a moment.",
+      retryAfterS: 1,
+    });
+    return undefined;
+  }
+  if (!service.hasProvider(providerId)) {
+    const known = service.limits().limits.map((entry) => entry.providerId);
+    const { message } = unknownProvider(providerId, known);
+    refuse(flavor, { status: 404, code: "unknown_provider", message });
+    return undefined;
+  }
+  const upstream = service.providerConfig(providerId).upstream;
+  if (upstream === undefined) {
+    refuse(flavor, {
+      status: 502,
+      code: "no_upstream",
+      message: `provider ${providerId} has no upstream URL. Set one in the window or with PUT /concurrency/providers/${providerId} {"upstream": "https://…"}.`,
+    });
+    return undefined;
+  }
+  return { service, target, upstream, flavor };
+}
+
+function timeoutOf(options: ProxyServerOptions, service: HeadroomService, providerId: string): number {
+  return options.upstreamIdleMs ?? service.providerConfig(providerId).responseTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_MS;
+}
+
+/** The lease a request asks to ride on: the path's scope first, else x-headroom-lease. */
+function rideOf(req: IncomingMessage, target: ProxyTarget): { rideOn?: string } {
+  const header = req.headers[LEASE_HEADER];
+  const leaseId = target.leaseId ?? (typeof header === "string" && header.trim() !== "" ? header.trim() : undefined);
+  return leaseId === undefined ? {} : { rideOn: leaseId };
 }
 
 async function handle(
@@ -66,60 +192,24 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const target = parseProxyPath(req.url ?? "/");
-  const flavor: ErrorFlavor = flavorOf(target?.rest);
-  if (!isLoopbackHost(req.headers.host)) {
-    return sendProxyError(res, flavor, {
-      status: 403,
-      code: "forbidden_host",
-      message: "the proxy only answers requests addressed to 127.0.0.1 or localhost.",
-    });
-  }
-  // Agents never send Origin; browsers always do on cross-site requests. No page may drive us.
-  if (req.headers.origin !== undefined) {
-    return sendProxyError(res, flavor, {
-      status: 403,
-      code: "forbidden_origin",
-      message: "requests from a web page (with an Origin header) are refused by the proxy.",
-    });
-  }
-  if (!target) {
-    return sendProxyError(res, flavor, {
-      status: 404,
-      code: "not_found",
-      message: "proxy paths start with a provider id, e.g. http://127.0.0.1:7412/anthropic/v1/messages.",
-    });
-  }
-  const service = options.service();
-  if (!service) {
-    return sendProxyError(res, flavor, {
-      status: 503,
-      code: "unavailable",
-      message: "Headroom is starting or shutting down; retry in a moment.",
-      retryAfterS: 1,
-    });
-  }
+  const checked = admissible(options, upstreams, req, (flavor, error) => sendProxyError(res, flavor, error));
+  if (!checked) return;
+  const { service, target, upstream, flavor } = checked;
   const { providerId } = target;
-  if (!service.hasProvider(providerId)) {
-    const known = service.limits().limits.map((entry) => entry.providerId);
-    const { message } = unknownProvider(providerId, known);
-    return sendProxyError(res, flavor, { status: 404, code: "unknown_provider", message });
-  }
-  const upstream = service.providerConfig(providerId).upstream;
-  if (upstream === undefined) {
-    return sendProxyError(res, flavor, {
-      status: 502,
-      code: "no_upstream",
-      message: `provider ${providerId} has no upstream URL. Set one in the window or with PUT /concurrency/providers/${providerId} {"upstream": "https://…"}.`,
-    });
-  }
-
   const method = req.method ?? "GET";
   const url = upstreamUrl(upstream, target);
   const label = `${providerId} ${method} ${target.rest}`;
-  if (isGeneration(method, target.rest)) {
-    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label });
+  const timeoutMs = timeoutOf(options, service, providerId);
+  if (declaresTooLarge(req)) {
+    req.resume(); // drained, so the client reads a clean 413 instead of a reset mid-write
+    return sendProxyError(res, flavor, tooLargeError());
+  }
+  if (isGeneration(method, target)) {
+    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, ...rideOf(req, target) });
     return;
   }
-  await new Promise<void>((resolve) => forward(upstreams, { req, res, target: url, flavor, label }, () => resolve()));
+  const observe = { head: (incoming: IncomingMessage) => noteUpstreamLimits(service, providerId, incoming), chunk: () => {} };
+  await new Promise<void>((resolve) =>
+    forward(upstreams, { req, res, target: url, flavor, label, timeoutMs, observe }, () => resolve()),
+  );
 }

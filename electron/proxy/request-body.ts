@@ -1,8 +1,22 @@
 // Gated requests are read whole before forwarding: the route key needs the body's `model`,
 // and nothing may reach the provider before a slot is held.
 import type { IncomingMessage } from "node:http";
+import type { ProxyError } from "./proxy-errors";
 
 export const MAX_PROXY_BODY_BYTES = 32 * 1024 * 1024;
+
+export function tooLargeError(): ProxyError {
+  return {
+    status: 413,
+    code: "payload_too_large",
+    message: `the request body is larger than ${MAX_PROXY_BODY_BYTES / 1024 / 1024} MiB, the most the proxy accepts.`,
+  };
+}
+
+/** A declared length past the cap is refused before a byte of the body is read. */
+export function declaresTooLarge(req: IncomingMessage): boolean {
+  return Number(req.headers["content-length"] ?? 0) > MAX_PROXY_BODY_BYTES;
+}
 
 export class ClientGone extends Error {}
 

@@ -1,11 +1,13 @@
 // What an exchange's ending says about the provider (its pool of slots) and about the route
 // (the breaker). SPEC §6: 429 → rate_limited and a neutral route; 529/overloaded, 5xx,
 // connection errors and timeouts → route failure without auto-reduce; other 4xx → neutral;
-// 2xx/3xx → success.
+// 2xx/3xx → success; an error inside a 200 stream is never a success; a client that left
+// first is `abandoned` (neutral for both, and a probe claim goes back).
 import type { IncomingHttpHeaders } from "node:http";
 import type { LeaseOutcome, RouteOutcome } from "../../shared/types";
 import { parseResetHeaders } from "../engine/rate-limit-classifier";
 import type { ForwardEnd } from "./forward";
+import type { StreamError } from "./stream-errors";
 
 export interface Verdict {
   lease: LeaseOutcome;
@@ -32,19 +34,27 @@ function statusVerdict(status: number, headers: IncomingHttpHeaders, now: number
   return { lease: "success", route: "success" };
 }
 
-export function verdictOf(end: ForwardEnd, now: number): Verdict {
+function streamErrorVerdict(error: StreamError): Verdict {
+  if (error.kind === "rate_limited") return { lease: "rate_limited", route: "neutral" };
+  if (error.kind === "server") return { lease: "failure", route: "failure", reason: `upstream stream error ${error.type}` };
+  // Neither the account's capacity nor the route's health, but not a success either.
+  return { lease: "failure", route: "neutral" };
+}
+
+export function verdictOf(end: ForwardEnd, now: number, streamError?: StreamError): Verdict {
+  if (streamError && end.kind !== "upstream_error") return streamErrorVerdict(streamError);
   switch (end.kind) {
     case "completed":
       return statusVerdict(end.status, end.headers, now);
     case "upstream_error":
-      return { lease: "failure", route: "failure", reason: end.detail };
+      return { lease: "failure", route: "failure", reason: end.timedOut ? "timeout" : end.detail };
     case "client_gone": {
-      // An error status already received stands; otherwise the client simply left and the
-      // provider did nothing wrong: the slot recycles normally and any probe claim goes back.
+      // An error status already received stands; otherwise the client simply left, which
+      // says nothing about the provider: abandoned, no success credited, probe claim back.
       if (end.status !== undefined && end.headers && (end.status === 429 || end.status >= 500)) {
         return statusVerdict(end.status, end.headers, now);
       }
-      return { lease: "success", route: "release" };
+      return { lease: "abandoned", route: "release" };
     }
   }
 }

@@ -1,5 +1,6 @@
 // The one object every transport calls: it composes the engine with settings, persistence,
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
+import type { HostInfo } from "../../shared/contract";
 import type {
   Admission,
   BreakerSettings,
@@ -16,6 +17,7 @@ import type {
   RouteOutcome,
   RoutesView,
   SeriesResponse,
+  UpstreamLimits,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
@@ -30,6 +32,7 @@ import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
 import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry } from "./provider-registry";
+import { checkNotSelf } from "./self-upstream";
 import { SeriesSampler } from "./series-sampler";
 import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
 
@@ -42,6 +45,8 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
   log?: (message: string, state?: unknown) => void;
+  /** Where agents reach this host; known once the servers listen, hence a function. */
+  hostInfo?: () => HostInfo;
 }
 
 export interface AcquireInput {
@@ -49,6 +54,8 @@ export interface AcquireInput {
   agentId?: string;
   waiterId?: string;
   timeoutMs?: number;
+  /** The lease's time to live without a heartbeat; leaseTtlMs when absent. */
+  ttlMs?: number;
   signal?: AbortSignal;
   /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
   expires?: boolean;
@@ -203,6 +210,7 @@ export class HeadroomService {
   }
 
   setProviderConfig(providerId: string, patch: ProviderConfigPatch): ProviderConfigView {
+    if (typeof patch.upstream === "string") checkNotSelf(patch.upstream, this.options.hostInfo?.());
     this.providers.configure(this.providers.require(providerId), patch);
     this.emit("status");
     return this.providerConfig(providerId);
@@ -240,7 +248,7 @@ export class HeadroomService {
       ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
-      ...(input.expires === false ? {} : { ttlMs: this.leaseTtlMs }),
+      ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.leaseTtlMs }),
     });
     if (!result.ok) {
       if (result.failure.kind === "timeout") throw queueTimeout(input.providerId, input.timeoutMs ?? 0);
@@ -282,6 +290,26 @@ export class HeadroomService {
     }
     if (this.book.endedRecently(leaseId)) return { released: false };
     throw unknownLease(leaseId);
+  }
+
+  /**
+   * A proxy request rides on a held lease of this provider (SPEC §6 "Lease-scoped requests"):
+   * true when it may, and the ride keeps the lease alive. false falls back to normal gating.
+   */
+  rideLease(leaseId: string, providerId: string): boolean {
+    if (this.book.providerOf(leaseId) !== providerId || !this.poolOfLease(leaseId)) return false;
+    this.heartbeat(leaseId);
+    return true;
+  }
+
+  /** A 429 on a ride: pauses and may reduce as the lease's release would; the lease stays held. */
+  rideRateLimited(leaseId: string, retryAfterMs?: number): void {
+    this.poolOfLease(leaseId)?.rateLimitedOn(leaseId, retryAfterMs);
+  }
+
+  /** The provider's rate-limit headers from one answer (SPEC §6). */
+  noteUpstreamLimits(providerId: string, reading: UpstreamLimits, fromSuccess: boolean): void {
+    this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
   }
 
   releaseByHand(leaseId: string): { released: boolean } {

@@ -79,7 +79,22 @@ function renameAside(file: string, fileName: string, label: string): string {
   // rename() silently replaces an existing file: never lose an earlier moved-aside copy.
   for (let n = 2; fs.existsSync(target); n++) target = `${base}-${n}.json`;
   fs.renameSync(file, target);
+  // The copy holds the same settings (upstream URLs included): owner-only, like the file itself,
+  // whatever mode an older Headroom or an editor left on it.
+  fs.chmodSync(target, FILE_MODE);
   return target;
+}
+
+/**
+ * Removes `<name>.json.tmp-*` files: conf writes through a temp file beside the settings and
+ * renames it into place, so a host killed mid-write leaves one behind. Called while holding
+ * the data folder's lock, so no other writer's temp file can be in flight.
+ */
+function removeLeftoverTemps(dir: string, fileName: string): void {
+  const prefix = `${fileName}.json.tmp-`;
+  for (const name of fs.readdirSync(dir)) {
+    if (name.startsWith(prefix)) fs.rmSync(path.join(dir, name), { force: true });
+  }
 }
 
 function deepFreeze<T>(value: T): T {
@@ -139,6 +154,7 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
 
   try {
     fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    removeLeftoverTemps(dir, fileName);
     const loaded = load(file);
     if (loaded.kind === "bad") {
       const what = loaded.newer ? "is from a newer Headroom" : "was corrupt";

@@ -29,7 +29,8 @@ export function statusEntry(providerId: string, reply: number[], host: HostSide)
     active,
     queued,
     paused: pausedUntil !== -1,
-    ...(pausedUntil === -1 ? {} : { pausedUntil }),
+    // Only a 429 pauses a shared provider: early pauses from upstream headers are local-pool only so far.
+    ...(pausedUntil === -1 ? {} : { pausedUntil, pauseReason: say.PAUSED_BY_429 }),
     cooldownMs,
     autoReduced: autoReduced === 1,
     ...(autoReduced === 1 ? { autoReducedFrom: from, notice: say.reductionNotice(providerId, from, limit) } : {}),

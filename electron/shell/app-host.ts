@@ -16,7 +16,8 @@ export interface AppHostOptions {
   log: (message: string, detail?: unknown) => void;
 }
 
-export async function startAppHost({ dataDir, version, paths, log }: AppHostOptions): Promise<RunningHost | undefined> {
+/** The running host, or the exit status to quit with once the dialog has been read. */
+export async function startAppHost({ dataDir, version, paths, log }: AppHostOptions): Promise<RunningHost | { exitCode: number }> {
   try {
     return await startHost({
       kind: "app",
@@ -36,6 +37,6 @@ export async function startAppHost({ dataDir, version, paths, log }: AppHostOpti
         : `Headroom could not start its host in ${dataDir}: ${error instanceof Error ? error.message : String(error)}`;
     log(message, error instanceof HostStartError ? undefined : error);
     dialog.showErrorBox("Headroom cannot start", message);
-    return undefined;
+    return { exitCode: error instanceof HostStartError ? error.exitCode : 1 };
   }
 }

@@ -33,7 +33,7 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
       <div className="attention">
         <div className="attention-pause">
           {entry.paused && entry.pausedUntil !== undefined ? (
-            <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} reason={(entry as { pauseReason?: string }).pauseReason} />
+            <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} reason={entry.pauseReason} />
           ) : (
             !entry.autoReduced && <p className="muted calm">Nothing needs you here.</p>
           )}

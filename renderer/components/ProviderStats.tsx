@@ -1,5 +1,5 @@
 // The numbers of a card, readable at a glance.
-import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
+import type { ConcurrencyStatusEntry, UpstreamBucket, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import { formatClock, formatMs } from "../format";
 import { Explained } from "./Explained";
 
@@ -12,6 +12,19 @@ function gateText(gate: UsageGateReading): string {
   const at = `checked ${formatClock(gate.checkedAt)}`;
   if (gate.ok) return `${gate.concurrentSessions ?? "?"} sessions upstream (${at})`;
   return `error: ${gate.error ?? "unknown"} (${at}; admissions are not held back)`;
+}
+
+function bucketText(name: string, bucket: UpstreamBucket | undefined): string | undefined {
+  if (!bucket || bucket.remaining === undefined) return undefined;
+  const of = bucket.limit === undefined ? "" : ` of ${bucket.limit}`;
+  const reset = bucket.resetAt === undefined ? "" : `, resets ${formatClock(bucket.resetAt)}`;
+  return `${bucket.remaining}${of} ${name} left${reset}`;
+}
+
+/** The provider's own rate-limit headers, as last seen (SPEC §6). */
+function upstreamText(limits: UpstreamLimits): string {
+  const parts = [bucketText("requests", limits.requests), bucketText("tokens", limits.tokens)].filter((part) => part !== undefined);
+  return `${parts.length > 0 ? parts.join(" · ") : "no remaining counts"} (seen ${formatClock(limits.seenAt)})`;
 }
 
 export function ProviderStats({ entry }: { entry: ConcurrencyStatusEntry }) {
@@ -45,6 +58,12 @@ export function ProviderStats({ entry }: { entry: ConcurrencyStatusEntry }) {
         <div className={entry.usageGate.ok ? "wide-stat" : "wide-stat gate-error"}>
           <dt>Usage gate</dt>
           <dd>{gateText(entry.usageGate)}</dd>
+        </div>
+      )}
+      {entry.upstreamLimits && (
+        <div>
+          <dt>Upstream says</dt>
+          <dd>{upstreamText(entry.upstreamLimits)}</dd>
         </div>
       )}
     </dl>

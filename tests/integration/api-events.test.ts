@@ -13,7 +13,6 @@ afterEach(async () => {
 interface SseEvent {
   event: string;
   data: any;
-  at: number;
 }
 
 /** Reads /events with a streaming fetch (which, unlike EventSource, can send the token). */
@@ -42,7 +41,7 @@ async function openEvents(
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (event && data) {
-        queue.push({ event, data: JSON.parse(data), at: Date.now() });
+        queue.push({ event, data: JSON.parse(data) });
         counts.set(event, (counts.get(event) ?? 0) + 1);
       }
     }
@@ -59,18 +58,17 @@ async function openEvents(
   };
 }
 
-test("the event stream starts with every snapshot and pushes a change within 250 ms", async () => {
+// How soon a change is pushed is measured by `npm run bench -- ui` (SPEC §4's 250 ms), not here.
+test("the event stream starts with every snapshot and pushes each change", async () => {
   const abort = new AbortController();
   const events = await openEvents(abort);
   expect((await events.next((e) => e.event === "status")).data).toEqual({ providers: [] });
   expect((await events.next((e) => e.event === "routes")).data.settings).toEqual({ threshold: 1, cooldownMs: 15000 });
   await events.next((e) => e.event === "history");
 
-  const sentAt = Date.now();
   await t.client.setLimit("anthropic", 5);
   const pushed = await events.next((e) => e.event === "status" && e.data.providers.length === 1);
   expect(pushed.data.providers[0]).toMatchObject({ providerId: "anthropic", limit: 5 });
-  expect(pushed.at - sentAt).toBeLessThan(250);
 
   await t.client.routeOutcome({ targetId: "x", runtimeId: "http", modelId: "m" }, "r", "failure");
   const routes = await events.next((e) => e.event === "routes" && e.data.routes.length === 1);

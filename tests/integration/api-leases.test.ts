@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { ApiError } from "../../shared/api-client";
-import { eventually, removeDir, startTestHost, type TestHost } from "../support/test-host";
+import { eventually, removeDir, sleep, startTestHost, type TestHost } from "../support/test-host";
 
 let t: TestHost;
 afterEach(async () => {
@@ -102,16 +102,30 @@ describe("lease time-to-live", () => {
   });
 
   test("heartbeats keep a lease alive past its TTL", async () => {
-    await provider(1, 0, { leaseTtlMs: 1000 });
+    await provider(1, 0, { leaseTtlMs: 2000 });
     const lease = await t.client.acquire({ providerId: "anthropic" });
-    // 1.5 s in all, half again the TTL; a heartbeat every 300 ms leaves a loaded machine room.
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 300));
+    // Beat as often as the host answers until the first expiry has passed: each beat must move
+    // the expiry on, and the slot stays held. Only a stall longer than the 2 s TTL could lose it.
+    let expiresAt = lease.expiresAt!;
+    while (Date.now() <= lease.expiresAt! + 200) {
       const beat = await t.client.heartbeat(lease.leaseId);
-      expect(beat.expiresAt).toBeGreaterThan(Date.now());
+      expect(beat.expiresAt).toBeGreaterThanOrEqual(expiresAt);
+      expiresAt = beat.expiresAt!;
+      await sleep(50); // paces the loop only: how many beats it takes does not matter
     }
+    expect(expiresAt).toBeGreaterThan(lease.expiresAt!);
     expect((await entry()).active).toBe(1);
     expect(await t.client.release(lease.leaseId, "success")).toEqual({ released: true });
+  });
+
+  test("an agent may ask for its own time-to-live (headroom run asks for 15 s); out of range is refused", async () => {
+    await provider(2);
+    const short = await t.client.acquire({ providerId: "anthropic", ttlMs: 15_000 });
+    expect(short.expiresAt! - short.admittedAt).toBe(15_000);
+    expect((await t.client.heartbeat(short.leaseId)).expiresAt! - Date.now()).toBeLessThanOrEqual(15_000);
+    const refused = (await t.client.acquire({ providerId: "anthropic", ttlMs: 100 }).catch((e) => e)) as ApiError;
+    expect(refused.status).toBe(400);
+    expect(refused.message).toContain("ttlMs must be an integer from 5000 to 3600000 (got 100)");
   });
 });
 

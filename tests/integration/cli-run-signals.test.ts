@@ -1,5 +1,6 @@
 // `headroom run` gives its slot back however it is stopped, and keeps it while the command runs.
 import { afterEach, expect, test } from "vitest";
+import { RUN_LEASE_TTL_MS } from "../../cli/run/run-args";
 import { cliEnv, killStrayClis, nodeScript, spawnCli } from "../support/cli-harness";
 import { eventually, removeDir, startTestHost, type TestHost } from "../support/test-host";
 
@@ -11,8 +12,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-async function host(options: { leaseTtlMs?: number } = {}): Promise<TestHost> {
-  t = await startTestHost(options);
+async function host(): Promise<TestHost> {
+  t = await startTestHost();
   await t.client.setLimit("anthropic", 1);
   await t.client.setCooldown("anthropic", 0);
   return t;
@@ -69,19 +70,18 @@ test("SIGINT while waiting in the queue leaves the queue without running the com
   expect((await entry(h)).active).toBe(0);
 });
 
-test("a command running longer than the lease TTL keeps its slot by heartbeat", async () => {
-  const h = await host({ leaseTtlMs: 300 });
-  // Ready after more than three TTLs; then waits for a line on stdin, which it shares with the CLI.
-  const script =
-    `setTimeout(()=>console.log("ready"),1000);` +
-    `process.stdin.on("data",(d)=>{if(String(d).includes("go"))process.exit(0)});setTimeout(()=>process.exit(9),15000)`;
+test("headroom run holds a 15 s lease and heartbeats it, so a long command keeps its slot", async () => {
+  const h = await host();
+  // Runs until it reads "go" on stdin, which it shares with the CLI.
+  const script = `console.log("ready");process.stdin.on("data",(d)=>{if(String(d).includes("go"))process.exit(0)});setTimeout(()=>process.exit(9),30000)`;
   const cli = spawnCli(["run", "-p", "anthropic", "--", ...nodeScript(script)], cliEnv(h));
   await eventually(() => expect(cli.stdout()).toContain("ready"), 5000);
-  const { held } = await h.client.leases("anthropic");
-  expect(held).toHaveLength(1);
-  const { events } = await h.client.history();
-  expect(events.filter((e) => e.kind === "lease_expired")).toEqual([]);
+  const [lease] = (await h.client.leases("anthropic")).held;
+  expect(lease!.expiresAt! - lease!.admittedAt).toBe(RUN_LEASE_TTL_MS);
+  // A heartbeat every third of the TTL (5 s) moves the expiry on before it is reached.
+  await eventually(async () => expect((await h.client.leases("anthropic")).held[0]!.expiresAt).toBeGreaterThan(lease!.expiresAt!), 12_000);
+  expect((await h.client.history()).events.filter((e) => e.kind === "lease_expired")).toEqual([]);
   cli.child.stdin!.write("go\n");
   expect((await cli.exited).code).toBe(0);
   expect((await entry(h)).active).toBe(0);
-});
+}, 30_000);

@@ -1,5 +1,5 @@
 // `headroom run` against a real host: gating, exit status and how the outcome is classified.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { cliEnv, killStrayClis, nodeScript, runCli, SCRIPT, spawnCli } from "../support/cli-harness";
@@ -24,25 +24,32 @@ const entry = async () => (await t.client.status()).providers.find((p) => p.prov
 
 test("two runs on a limit of 1 run one after the other, the second waiting in line", async () => {
   const log = join(dir, "runs.log");
+  const lines = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+  // Each command logs its start, then holds its slot until the test creates its "go" file.
   const child = (name: string) =>
     nodeScript(
-      `const fs=require("fs");fs.appendFileSync(${JSON.stringify(log)},"start ${name} "+Date.now()+"\\n");` +
-        `setTimeout(()=>{fs.appendFileSync(${JSON.stringify(log)},"end ${name} "+Date.now()+"\\n")},600)`,
+      `const fs=require("fs");fs.appendFileSync(${JSON.stringify(log)},"start ${name}\\n");` +
+        `const t=setInterval(()=>{if(fs.existsSync(${JSON.stringify(join(dir, `go-${name}`))})){clearInterval(t);` +
+        `fs.appendFileSync(${JSON.stringify(log)},"end ${name}\\n")}},20)`,
     );
   const env = cliEnv(t);
   const a = spawnCli(["run", "--provider", "anthropic", "--agent", "a", "--", ...child("a")], env);
   const b = spawnCli(["run", "--provider", "anthropic", "--agent", "b", "--", ...child("b")], env);
+
+  // One runs, the other waits in line and says so.
+  await eventually(async () => expect(await entry()).toMatchObject({ active: 1, queued: 1 }), 10_000);
+  await eventually(() => expect(a.stderr() + b.stderr()).toMatch(/waiting for a slot on anthropic: position 1 of 1 \(1\/1 active\)/), 10_000);
+  await eventually(() => expect(lines()).toHaveLength(1));
+  const first = lines()[0]!.split(" ")[1]!;
+  const second = first === "a" ? "b" : "a";
+  expect(lines()).toEqual([`start ${first}`]);
+
+  writeFileSync(join(dir, `go-${first}`), "");
+  await eventually(() => expect(lines()).toEqual([`start ${first}`, `end ${first}`, `start ${second}`]), 10_000);
+  writeFileSync(join(dir, `go-${second}`), "");
   const [ea, eb] = await Promise.all([a.exited, b.exited]);
   expect([ea.code, eb.code]).toEqual([0, 0]);
-
-  const times = new Map<string, number>();
-  for (const line of readFileSync(log, "utf8").trim().split("\n")) {
-    const [what, name, at] = line.split(" ");
-    times.set(`${what} ${name}`, Number(at));
-  }
-  const [first, second] = times.get("start a")! < times.get("start b")! ? ["a", "b"] : ["b", "a"];
-  expect(times.get(`end ${first}`)!).toBeLessThanOrEqual(times.get(`start ${second}`)!);
-  expect(a.stderr() + b.stderr()).toMatch(/waiting for a slot on anthropic: position 1 of 1 \(1\/1 active\)/);
+  expect(lines()).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
   expect((await entry()).active).toBe(0);
 });
 

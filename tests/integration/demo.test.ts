@@ -27,6 +27,9 @@ test("the demo shows, within 20 s, a queue, a 429 pause, an auto-reduction and a
     expect(sawReducedBanner).toBe(true);
     expect((await client.limit(DEMO_PROVIDER)).limit).toBe(3);
     expect(demo.tally.ok).toBeGreaterThan(0);
+    // The fake provider's rate-limit headers reach the status (and so the card).
+    const entry = (await client.status()).providers.find((p) => p.providerId === DEMO_PROVIDER)!;
+    expect(entry.upstreamLimits?.requests).toMatchObject({ limit: 10_000, remaining: expect.any(Number) });
   } finally {
     await demo.stop();
   }

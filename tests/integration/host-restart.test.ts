@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { ApiError } from "../../shared/api-client";
 import { startHost } from "../../electron/host/start-host";
-import { removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
+import { eventually, removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
 
 let t: TestHost | undefined;
 const dirs: string[] = [];
@@ -99,7 +99,7 @@ test("waiters are answered with 503 when the host shuts down", async () => {
   await h.client.setLimit("anthropic", 1);
   await h.client.acquire({ providerId: "anthropic" });
   const waiting = h.client.acquire({ providerId: "anthropic" }).catch((e) => e as ApiError);
-  await new Promise((r) => setTimeout(r, 50));
+  await eventually(async () => expect((await h.client.leases("anthropic")).waiting).toHaveLength(1));
   await h.stop();
   t = undefined;
   const error = await waiting;

@@ -96,18 +96,17 @@ test("an unreachable upstream answers 502, counts a route failure, and frees the
   expect((await h.client.status()).providers[0]).toMatchObject({ active: 0, paused: false });
 });
 
-test("an upstream silent past the idle timeout answers 504 and counts a route failure", async () => {
+test("an upstream silent past its response timeout answers 504 and counts a route failure with reason timeout", async () => {
   h = await startProxyHarness({ limit: 1, fake: { firstByteDelayMs: 1_000 }, host: { proxyUpstreamIdleMs: 200 } });
-  const started = Date.now();
   const answer = await post(`${h.base}/v1/messages`, message);
+  // Cut by the idle timeout, not answered late: the fake's first byte would have been a 200.
   expect(answer.status).toBe(504);
-  expect(Date.now() - started).toBeLessThan(900);
   expect(answer.headers.get("x-headroom-error")).toBe("upstream_timeout");
-  expect((await h.client.routes()).routes[0]).toMatchObject({ state: "open", reason: expect.stringContaining("no bytes") });
+  expect((await h.client.routes()).routes[0]).toMatchObject({ state: "open", reason: "timeout" });
   await eventually(async () => expect((await h!.client.status()).providers[0]).toMatchObject({ active: 0 }));
 });
 
-test("an upstream that stalls mid-stream past the idle timeout is cut and counts a route failure", async () => {
+test("an upstream that stalls mid-stream past its response timeout is cut and counts a route failure with reason timeout", async () => {
   h = await startProxyHarness({ limit: 1, fake: { eventDelayMs: 2_000 }, host: { proxyUpstreamIdleMs: 300 } });
   const opened = openRequest(`${h.base}/v1/messages`, { ...message, stream: true });
   const res = await opened.response;
@@ -116,7 +115,7 @@ test("an upstream that stalls mid-stream past the idle timeout is cut and counts
   await new Promise((resolve) => res.on("close", resolve));
   expect(res.complete).toBe(false);
   await eventually(async () =>
-    expect((await h!.client.routes()).routes[0]).toMatchObject({ state: "open", reason: expect.stringContaining("no bytes") }),
+    expect((await h!.client.routes()).routes[0]).toMatchObject({ state: "open", reason: "timeout" }),
   );
   expect((await h.client.status()).providers[0]).toMatchObject({ active: 0 });
 });

@@ -9,7 +9,6 @@ afterEach(async () => {
 
 test("the first streamed event reaches the client while the upstream is still answering", async () => {
   h = await startProxyHarness({ limit: 1, fake: { events: 10, eventDelayMs: 200 } });
-  const started = Date.now();
   const response = await fetch(`${h.base}/v1/messages`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": "sk-test" },
@@ -20,7 +19,7 @@ test("the first streamed event reaches the client while the upstream is still an
   const reader = response.body!.getReader();
   const first = new TextDecoder().decode((await reader.read()).value);
   expect(first).toContain("event: message_start");
-  expect(Date.now() - started).toBeLessThan(1000); // the whole answer takes over 2 s upstream
+  // The upstream is still answering (its 10 events take 2 s): the first one was not held back.
   expect(h.fake.stats.inFlight).toBe(1);
 
   let rest = first;

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { createApiClient } from "../../shared/api-client";
-import { removeDir, tempDir } from "../support/test-host";
+import { eventually, removeDir, tempDir } from "../support/test-host";
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -45,7 +45,7 @@ test("npm run serve prints its URL with the token, serves the API, and shuts dow
   await client.setLimit("anthropic", 1);
   await client.acquire({ providerId: "anthropic" });
   const waiting = client.acquire({ providerId: "anthropic" }).catch((e) => e);
-  await new Promise((r) => setTimeout(r, 100));
+  await eventually(async () => expect((await client.leases("anthropic")).waiting).toHaveLength(1));
   expect(existsSync(join(dir, "host.lock"))).toBe(true);
 
   s.child.kill("SIGTERM");
@@ -69,4 +69,56 @@ test("a second serve on the same data folder refuses with a message naming the f
   first.child.kill("SIGINT");
   const [firstCode] = await once(first.child, "exit");
   expect(firstCode).toBe(0);
+}, 30_000);
+
+/** Runs serve on `dataDir` until it exits; it must not get as far as listening. */
+async function refusedStart(dataDir: string): Promise<{ code: number | null; stderr: string }> {
+  const s = serve(dataDir);
+  s.line.catch(() => undefined);
+  const [code] = await once(s.child, "exit");
+  return { code: code as number | null, stderr: s.stderr() };
+}
+
+/** One line: the sentence, no stack trace. */
+function expectOneSentence(stderr: string, ...parts: string[]): void {
+  const lines = stderr.trimEnd().split("\n");
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at /m);
+  for (const part of parts) expect(stderr).toContain(part);
+}
+
+test("a data folder that is a file stops start-up with one sentence and exit status 78", async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  const file = join(dir, "not-a-folder");
+  writeFileSync(file, "x");
+  const { code, stderr } = await refusedStart(file);
+  expect(code).toBe(78);
+  expectOneSentence(stderr, `Headroom cannot use the data folder ${file}`, "EEXIST", "a file is in the way", "--data-dir");
+}, 30_000);
+
+test("a data folder that cannot be created (a file where its parent should be) stops start-up the same way", async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  writeFileSync(join(dir, "parent"), "x");
+  const target = join(dir, "parent", "data");
+  const { code, stderr } = await refusedStart(target);
+  expect(code).toBe(78);
+  expectOneSentence(stderr, `Headroom cannot use the data folder ${target}`, "ENOTDIR", "--data-dir");
+}, 30_000);
+
+// root may write anywhere, so a read-only folder only stops an ordinary user.
+test.skipIf(process.getuid?.() === 0)("a read-only data folder stops start-up with one sentence and exit status 78", async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  const data = join(dir, "data");
+  mkdirSync(data);
+  chmodSync(data, 0o500);
+  try {
+    const { code, stderr } = await refusedStart(data);
+    expect(code).toBe(78);
+    expectOneSentence(stderr, `Headroom cannot use the data folder ${data}`, "EACCES", "write access", "--data-dir");
+  } finally {
+    chmodSync(data, 0o700);
+  }
 }, 30_000);

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "vitest";
-import { eventually, sleep } from "../support/test-host";
+import { eventually } from "../support/test-host";
 import { post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 
 let h: ProxyHarness | undefined;
@@ -28,7 +28,9 @@ test("admission waits while the provider reports concurrent_sessions at the limi
   h!.fake.setUsage(2); // e.g. sessions opened on this account from another machine
   await h!.client.release(first.leaseId, "success");
 
-  await sleep(700); // at least two polls at 250 ms
+  // Two polls answered "2" after the slot came free (nothing else reaches the fake meanwhile).
+  const polledBefore = h!.fake.stats.requests;
+  await eventually(() => expect(h!.fake.stats.requests).toBeGreaterThanOrEqual(polledBefore + 2));
   expect(await entry()).toMatchObject({ active: 1, queued: 1, usageGate: { ok: true, concurrentSessions: 2 } });
   expect(h!.fake.stats.generations).toBe(0);
 
@@ -58,8 +60,7 @@ test("a usage endpoint that hangs for more than 2 s fails open", async () => {
   const released = Date.now();
   await h!.client.release(first.leaseId, "success");
   expect((await queued).status).toBe(200);
-  const waited = Date.now() - released;
-  expect(waited).toBeGreaterThanOrEqual(1_900);
-  expect(waited).toBeLessThan(4_000);
+  // Not before the 2 s probe deadline; how soon after it is the machine's business, not the test's.
+  expect(Date.now() - released).toBeGreaterThanOrEqual(1_900);
   expect((await entry()).usageGate).toMatchObject({ ok: false, error: expect.stringContaining("2 s") });
 });

@@ -1,4 +1,5 @@
-// Spawns the real `headroom` command (bin/headroom.js through tsx) against a real host.
+// Spawns the real `headroom` command (bin/headroom.js, running the bundle tests/support/build-cli.ts
+// builds before the run) against a real host.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +23,19 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
   await new Promise((resolve) => child.once("exit", resolve));
   return child.pid!;
+}
+
+const sleepers: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of sleepers.splice(0)) child.kill("SIGKILL");
+});
+
+/** A live process of ours, started now; killed after the test. */
+async function sleeper(): Promise<ChildProcess & { pid: number }> {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  sleepers.push(child);
+  await new Promise((resolve) => child.once("spawn", resolve));
+  return child as ChildProcess & { pid: number };
 }
 
 function held(result: HostLock | { refused: string }): HostLock {
@@ -122,6 +135,25 @@ describe("host lock", () => {
     lock.release();
   });
 
+  test("a lock whose pid now belongs to a process that started after it was written is taken over", async () => {
+    const dir = fresh();
+    const writtenAt = Date.now() - 10_000; // a host that wrote this 10 s ago, then died
+    const stranger = await sleeper(); // a new process that happens to get the same pid
+    fs.writeFileSync(path.join(dir, "host.lock"), JSON.stringify({ pid: stranger.pid, kind: "app", startedAt: writtenAt }));
+    const lock = held(acquireHostLock(dir, { kind: "serve" }));
+    expect(JSON.parse(fs.readFileSync(lock.path, "utf8"))).toMatchObject({ pid: process.pid, kind: "serve" });
+    lock.release();
+  });
+
+  test("a lock written by a live process that started before it is respected", async () => {
+    const dir = fresh();
+    const host = await sleeper();
+    fs.writeFileSync(path.join(dir, "host.lock"), JSON.stringify({ pid: host.pid, kind: "serve", startedAt: Date.now() }));
+    expect(acquireHostLock(dir, { kind: "serve" })).toEqual({
+      refused: expect.stringContaining(`(serve, pid ${host.pid})`) as string,
+    });
+  });
+
   test("an unreadable lock file is taken over", () => {
     const dir = fresh();
     fs.writeFileSync(path.join(dir, "host.lock"), "");
@@ -131,7 +163,8 @@ describe("host lock", () => {
   test("a lock held by a live process of another user (EPERM) is respected", () => {
     const dir = fresh();
     // pid 1 exists on every Unix; unprivileged, kill(1, 0) answers EPERM, as root it succeeds.
-    fs.writeFileSync(path.join(dir, "host.lock"), JSON.stringify({ pid: 1, kind: "app", startedAt: 1 }));
+    // It started before now, so it may well have written a lock dated now.
+    fs.writeFileSync(path.join(dir, "host.lock"), JSON.stringify({ pid: 1, kind: "app", startedAt: Date.now() }));
     expect(acquireHostLock(dir, { kind: "serve" })).toEqual({
       refused: expect.stringContaining("(app, pid 1)") as string,
     });

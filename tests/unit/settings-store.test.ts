@@ -108,6 +108,19 @@ describe("opening", () => {
     expect(asideFiles(dir)).toEqual([]);
   });
 
+  test("temp files left by a write that was killed are removed at start; the settings and other files stay", () => {
+    const dir = fresh();
+    writeRaw(dir, JSON.stringify({ schemaVersion: CURRENT_SCHEMA_VERSION, providers: { anthropic } }));
+    // conf writes through `<file>.tmp-<10 timestamp digits><6 hex>` and renames it into place.
+    const leftovers = ["settings.json.tmp-1764500000a1b2c3", "settings.json.tmp-1764500001ffffff"];
+    for (const name of leftovers) fs.writeFileSync(path.join(dir, name), '{"schemaVersion":1,"provi');
+    fs.writeFileSync(path.join(dir, "notes.json.tmp-1764500000a1b2c3"), "not ours");
+
+    const store = openIn(dir);
+    expect(store.read().providers.anthropic).toEqual(anthropic);
+    expect(fs.readdirSync(dir).sort()).toEqual(["notes.json.tmp-1764500000a1b2c3", "settings.json"]);
+  });
+
   test("a hand-written provider with only a limit gets the default cooldown", () => {
     const dir = fresh();
     writeRaw(dir, JSON.stringify({ schemaVersion: 1, providers: { local: { limit: 2 } } }));
@@ -176,6 +189,14 @@ describe("a file that cannot be trusted is moved aside and defaults are used", (
     expect(store.notices()[0]).toMatch(/^Settings file is from a newer Headroom \(schemaVersion 2 .*\) and was moved aside/);
     store.update((d) => void (d.routes.threshold = 2));
     expect(fs.readFileSync(path.join(dir, asideFiles(dir)[0]!), "utf8")).toBe(original);
+  });
+
+  test("the moved-aside copy is owner-only (0600), whatever mode the file had", () => {
+    const dir = fresh();
+    writeRaw(dir, "{not json");
+    fs.chmodSync(settingsFile(dir), 0o644);
+    openIn(dir);
+    expect(fs.statSync(path.join(dir, asideFiles(dir)[0]!)).mode & 0o777).toBe(0o600);
   });
 
   test("a file that is not a JSON object", () => {

@@ -1,0 +1,105 @@
+// Errors a provider reports inside a 200 event stream (SPEC §6): Anthropic's `event: error`,
+// OpenAI chat/completions chunks carrying `error`, and the Responses API's `event: error` and
+// `response.failed`. The scanner reads the stream line by line as it passes, keeping only the
+// unfinished line (capped), so it never holds the stream and splits across chunks cost nothing.
+
+export type StreamErrorKind = "rate_limited" | "server" | "other";
+
+export interface StreamError {
+  kind: StreamErrorKind;
+  /** The provider's own type or code, e.g. `overloaded_error`, `rate_limit_exceeded`. */
+  type: string;
+}
+
+/** Error lines are short; a longer unfinished line is a content delta and is skipped, not kept. */
+const MAX_LINE = 64 * 1024;
+const RATE_LIMIT_TYPES = new Set(["rate_limit_error", "rate_limit_exceeded", "rate_limited"]);
+const SERVER_TYPE = /overloaded|server|internal|unavailable|timeout|api_error/i;
+
+export function classifyStreamError(type: string): StreamErrorKind {
+  if (RATE_LIMIT_TYPES.has(type)) return "rate_limited";
+  return SERVER_TYPE.test(type) ? "server" : "other";
+}
+
+type Json = Record<string, unknown>;
+const objectAt = (value: unknown): Json | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
+const textAt = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** The error's type and code from any of the three providers' shapes; [] when the data is no error. */
+function errorNames(data: Json, event: string): string[] {
+  const nested = objectAt(data.error) ?? objectAt(objectAt(data.response)?.error);
+  const names = (from: Json) => [textAt(from.type), textAt(from.code)].filter((name): name is string => name !== undefined);
+  if (nested) return [...names(nested), "error"];
+  if (event === "error" || data.type === "error") return [textAt(data.code) ?? "error"];
+  if (event === "response.failed" || data.type === "response.failed") return ["response.failed"];
+  return [];
+}
+
+/** OpenAI puts the kind in `code` and a family in `type` (`requests`): the most telling name wins. */
+function classify(names: string[]): StreamError | undefined {
+  if (names.length === 0) return undefined;
+  for (const kind of ["rate_limited", "server"] as const) {
+    const type = names.find((name) => classifyStreamError(name) === kind);
+    if (type !== undefined) return { kind, type };
+  }
+  return { kind: "other", type: names[0]! };
+}
+
+export class StreamErrorScanner {
+  private partial = "";
+  private skipping = false;
+  private event = "";
+  private found: StreamError | undefined;
+
+  /** The first error seen, if any. */
+  get error(): StreamError | undefined {
+    return this.found;
+  }
+
+  feed(chunk: Buffer): void {
+    if (this.found) return;
+    const text = chunk.toString("latin1"); // byte-for-byte: JSON keys and types are ASCII
+    let start = 0;
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      const piece = text.slice(start, newline);
+      start = newline + 1;
+      if (this.skipping) {
+        this.skipping = false;
+        this.partial = "";
+        continue;
+      }
+      this.line((this.partial + piece).replace(/\r$/, ""));
+      this.partial = "";
+      if (this.found) return;
+    }
+    if (this.skipping) return;
+    this.partial += text.slice(start);
+    if (this.partial.length > MAX_LINE) {
+      this.partial = "";
+      this.skipping = true;
+    }
+  }
+
+  private line(line: string): void {
+    if (line === "") {
+      this.event = "";
+      return;
+    }
+    if (line.startsWith("event:")) {
+      this.event = line.slice(6).trim();
+      return;
+    }
+    if (!line.startsWith("data:")) return;
+    const payload = line.slice(5).trim();
+    // Most lines are content deltas: parse only what can be an error.
+    if (this.event !== "error" && this.event !== "response.failed" && !payload.includes('"error"') && !payload.includes("response.failed")) return;
+    let data: Json | undefined;
+    try {
+      data = objectAt(JSON.parse(payload));
+    } catch {
+      return;
+    }
+    if (data) this.found = classify(errorNames(data, this.event));
+  }
+}

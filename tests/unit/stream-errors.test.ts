@@ -1,0 +1,61 @@
+import { expect, test } from "vitest";
+import { StreamErrorScanner } from "../../electron/proxy/stream-errors";
+
+function scan(text: string, pieceSize: number) {
+  const scanner = new StreamErrorScanner();
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += pieceSize) scanner.feed(bytes.subarray(at, at + pieceSize));
+  return scanner.error;
+}
+
+const delta = 'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"an \\"error\\" in prose"}}\n\n';
+
+const cases: [string, string, unknown][] = [
+  [
+    "Anthropic event: error with overloaded_error",
+    `${delta}event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n`,
+    { kind: "server", type: "overloaded_error" },
+  ],
+  [
+    "Anthropic rate_limit_error",
+    'event: error\r\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}\r\n\r\n',
+    { kind: "rate_limited", type: "rate_limit_error" },
+  ],
+  [
+    "OpenAI chat chunk carrying error",
+    'data: {"id":"c1","choices":[{"delta":{"content":"hi"}}]}\n\ndata: {"error":{"message":"x","type":"server_error","code":null}}\n\n',
+    { kind: "server", type: "server_error" },
+  ],
+  [
+    "Responses event: error with rate_limit_exceeded",
+    'event: error\ndata: {"type":"error","code":"rate_limit_exceeded","message":"x","param":null}\n\n',
+    { kind: "rate_limited", type: "rate_limit_exceeded" },
+  ],
+  [
+    "Responses response.failed",
+    'event: response.failed\ndata: {"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"x"}}}\n\n',
+    { kind: "server", type: "server_error" },
+  ],
+  [
+    "an error of the request's own making",
+    'event: error\ndata: {"type":"error","error":{"type":"invalid_request_error","message":"bad"}}\n\n',
+    { kind: "other", type: "invalid_request_error" },
+  ],
+  [
+    "a clean Responses stream (error: null in response.completed)",
+    'event: response.completed\ndata: {"type":"response.completed","response":{"id":"r","status":"completed","error":null}}\n\n',
+    undefined,
+  ],
+  ["a clean Anthropic stream mentioning errors in its text", `${delta}event: message_stop\ndata: {"type":"message_stop"}\n\n`, undefined],
+];
+
+test.each(cases)("%s is read the same whether it arrives whole or byte by byte", (_name, text, expected) => {
+  for (const size of [1, 3, 7, 64, 100_000]) expect(scan(text, size), `pieces of ${size}`).toEqual(expected);
+});
+
+test("a huge content line is skipped without being held, and an error after it is still seen", () => {
+  const scanner = new StreamErrorScanner();
+  scanner.feed(Buffer.from(`data: {"text":"${"x".repeat(200_000)}`));
+  scanner.feed(Buffer.from(`"}\n\nevent: error\ndata: {"type":"error","error":{"type":"api_error","message":"x"}}\n\n`));
+  expect(scanner.error).toEqual({ kind: "server", type: "api_error" });
+});
