@@ -6,7 +6,7 @@
 //
 // Keys under `<prefix>:<providerId>:`:
 //   breaker        hash  threshold, cooldownMs
-//   routes         zset  route id (JSON of [targetId, runtimeId, modelId]) by first use
+//   routes         zset  route id (JSON of [targetId, runtimeId, modelId]) by last use
 //   route:<id>     hash  state, failures, reason, openUntil, probeOwner, probeExpiresAt
 //
 // Reply: {result, views, events, settings}; a view is {id, state, openUntil, reason,
@@ -19,6 +19,7 @@ export type BreakerOperation =
   | "seed"
   | "admit"
   | "entry"
+  | "refresh"
   | "outcome"
   | "release"
   | "reset"
@@ -46,16 +47,20 @@ local function refresh(r)
   return r
 end
 
--- A route as Redis knows it; record = remember it (for the snapshot) if it is new.
-local function load(id, record)
+-- A route as Redis knows it; record = remember it (for the snapshot) if it is new. As in the
+-- local breaker, asking about a known route moves it to the end of the use order (not a listing).
+local function load(id, record, listing)
   local f = redis.call('HMGET', P..':route:'..id, 'state', 'failures', 'reason', 'openUntil', 'probeOwner', 'probeExpiresAt')
   local r = {
     id = id, state = f[1] or 'closed', failures = tonumber(f[2]) or 0, reason = f[3] or '',
     openUntil = tonumber(f[4]) or 0, probeOwner = f[5] or nil, probeExpiresAt = tonumber(f[6]) or 0,
   }
-  if f[1] then return refresh(r) end
+  if f[1] then
+    if not listing then redis.call('ZADD', ROUTES, redis.call('HINCRBY', SETTINGS, 'seq', 1), id) end
+    return refresh(r)
+  end
   if record then
-    redis.call('ZADD', ROUTES, 'NX', redis.call('HINCRBY', SETTINGS, 'seq', 1), id)
+    redis.call('ZADD', ROUTES, redis.call('HINCRBY', SETTINGS, 'seq', 1), id)
     touched[id] = r
   end
   return r
@@ -111,6 +116,9 @@ elseif op == 'admit' then
   views[1] = view(r)
 elseif op == 'entry' then
   views[1] = view(load(id, false))
+elseif op == 'refresh' then
+  -- A host's timer at the end of an open period: applies what fell due, not a use of the route.
+  views[1] = view(load(id, false, true))
 elseif op == 'outcome' then
   local r, outcome, reason = load(id, true), ARGV[6], ARGV[7]
   if r.state ~= 'closed' then
@@ -145,7 +153,7 @@ elseif op == 'reset' then
   if r.state ~= 'closed' or r.failures > 0 or r.reason ~= '' then close(r, 'by hand') end
   views[1] = view(r)
 elseif op == 'snapshot' then
-  for _, routeId in ipairs(redis.call('ZRANGE', ROUTES, 0, -1)) do views[#views + 1] = view(load(routeId, false)) end
+  for _, routeId in ipairs(redis.call('ZRANGE', ROUTES, 0, -1)) do views[#views + 1] = view(load(routeId, false, true)) end
 elseif op == 'setSettings' then
   if ARGV[4] ~= '' then threshold = tonumber(ARGV[4]) end
   if ARGV[5] ~= '' then cooldown = tonumber(ARGV[5]) end
@@ -153,7 +161,7 @@ elseif op == 'setSettings' then
   if cooldown == 0 then
     -- Disabling the breaker lets every route through now, not after its cooldown.
     for _, routeId in ipairs(redis.call('ZRANGE', ROUTES, 0, -1)) do
-      local r = load(routeId, false)
+      local r = load(routeId, false, true)
       if r.state ~= 'closed' then close(r, 'because the breaker was disabled') end
     end
   end

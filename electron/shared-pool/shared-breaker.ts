@@ -102,7 +102,7 @@ export class SharedRouteBreaker {
     const [result, views, events, [threshold, cooldownMs]] = await this.deps.redis.breaker([operation, this.keys, now, ...args]);
     for (const event of events) this.record(event);
     for (const view of views) this.armHalfOpen(view);
-    if (events.length > 0 || operation !== "entry") this.deps.onChange?.();
+    if (events.length > 0 || (operation !== "entry" && operation !== "refresh")) this.deps.onChange?.();
     return { result, now, views, settings: { threshold, cooldownMs } };
   }
 
@@ -113,7 +113,7 @@ export class SharedRouteBreaker {
     if (armed) this.deps.clock.clearTimeout(armed.timer);
     const timer = this.deps.clock.setTimeout(() => {
       this.halfOpenTimers.delete(id);
-      this.entry(routeOf(id)).catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
+      this.call("refresh", id).catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
     }, openUntil - this.deps.clock.now());
     this.halfOpenTimers.set(id, { at: openUntil, timer });
   }
