@@ -106,11 +106,16 @@ export class SharedRouteBreaker {
     return { result, now, views, settings: { threshold, cooldownMs } };
   }
 
-  /** The route turns half-open at the end of its open period: read it then, so it is told on time. */
+  /**
+   * The route turns half-open at the end of its open period: read it then, so it is told on time.
+   * As locally, a period's timer goes when the route is seen to leave it: a route closed and
+   * opened again within one instant then gets a new timer behind those armed meanwhile, so
+   * routes turning half-open at the same instant are told in the local breaker's order.
+   */
   private armHalfOpen([id, state, openUntil]: BreakerView): void {
-    const armed = this.halfOpenTimers.get(id);
-    if (this.disposed || state !== "open" || armed?.at === openUntil) return;
-    if (armed) this.deps.clock.clearTimeout(armed.timer);
+    if (this.halfOpenTimers.get(id)?.at === openUntil && state === "open") return;
+    this.disarm(id);
+    if (this.disposed || state !== "open") return;
     const timer = this.deps.clock.setTimeout(() => {
       this.halfOpenTimers.delete(id);
       this.call("refresh", id).catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
@@ -118,8 +123,17 @@ export class SharedRouteBreaker {
     this.halfOpenTimers.set(id, { at: openUntil, timer });
   }
 
+  private disarm(id: string): void {
+    const armed = this.halfOpenTimers.get(id);
+    if (!armed) return;
+    this.deps.clock.clearTimeout(armed.timer);
+    this.halfOpenTimers.delete(id);
+  }
+
   private record([kind, id, ...rest]: BreakerEvent): void {
     const route = routeOf(id);
+    // Disabling the breaker closes routes without sending their views: the event tells.
+    if (kind !== "opened") this.disarm(id);
     if (kind === "half-open") {
       this.deps.onEvent?.({ kind: "route_half_open", route, message: routeHalfOpenMessage(route) });
     } else if (kind === "opened") {
