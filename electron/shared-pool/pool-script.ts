@@ -18,7 +18,8 @@
 //                    "t|id" (timed out) or "x|id" (its TTL lease expired)
 //   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
 //   done:<req> string a release's answer, kept 10 min so a resent release answers the same
-// state.upSince is when this provider's state was (re)created: a host is judged dead when
+// state.upSince is when this provider's state was (re)created, or when hosts were heard again
+// after an outage (state.heardAt: the latest drive): a host is judged dead when
 // now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
 // hosts to come back before freeing anything of theirs.
 // Waiter and lease ids are `<host>#<n>`: namespaced by host, and a lease keeps its waiter's id.
@@ -28,6 +29,8 @@ import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/
 export const HOST_EXPIRY_MS = 10_000;
 /** How long a release's answer is kept for a resend of the same request (SPEC §7: nothing acknowledged twice). */
 export const RELEASE_MEMORY_MS = 600_000;
+/** No drive from any host for this long (two heartbeats) means Redis was unreachable. */
+const SILENCE_MS = 4_000;
 /** How often a host says it is alive. */
 export const HOST_REFRESH_MS = 2_000;
 
@@ -63,6 +66,7 @@ local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
 local HOSTS, EXPIRIES, TTLS = P..':hosts', P..':expiries', P..':ttls'
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
 local HOST_EXPIRY = ${HOST_EXPIRY_MS}
+local SILENCE = ${SILENCE_MS}
 local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
 
 -- Read once; every change below writes through to Redis and to these locals.
@@ -219,7 +223,12 @@ local function forgetHosts(hosts)
 end
 
 local function expireHosts()
-  if not upSince then
+  -- Every live host drives every 2 s and none drives while it cannot reach Redis: a longer
+  -- silence from all of them was an outage, which every host sat out. Its time is not held
+  -- against a host still reconnecting; judging starts afresh, as after a Redis that lost its data.
+  local heardAt = tonumber(redis.call('HGET', STATE, 'heardAt'))
+  if not heardAt or now > heardAt then redis.call('HSET', STATE, 'heardAt', nowArg) end
+  if not upSince or (heardAt and now - heardAt > SILENCE) then
     upSince = now
     redis.call('HSET', STATE, 'upSince', nowArg)
     return
@@ -386,6 +395,20 @@ elseif op == 'resume' then
   result = {wasPaused}
 elseif op == 'drive' then
   drive()
+  -- ARGV[6..]: the waiters this host still waits for. One admitted by a reply that a killed
+  -- Redis or a dropped connection lost (a drive's inbox, a release admitting this host's
+  -- waiter) is told again, or it would wait forever while its slot stays held.
+  if #ARGV >= 6 then
+    local ids = {unpack(ARGV, 6)}
+    local recs = redis.call('HMGET', HELD, unpack(ids))
+    for i, rec in ipairs(recs) do
+      if rec then
+        local admittedAt = string.match(rec, '^%d+|(%-?%d+)|')
+        local expiresAt = redis.call('ZSCORE', EXPIRIES, ids[i]) or '-1'
+        tell(host, 'a|'..ids[i]..'|'..admittedAt..'|'..admittedAt..'|'..expiresAt)
+      end
+    end
+  end
   result = {1}
 elseif op == 'depart' then
   -- A host leaving the provider hands back what it holds, as a host that died would.

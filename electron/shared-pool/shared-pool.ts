@@ -100,7 +100,11 @@ export class SharedPool {
     const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
     this.joined = String(epoch);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
-    this.stopWatchingLink = this.deps.redis.onConnectionChange(() => this.deps.onChange?.());
+    this.stopWatchingLink = this.deps.redis.onConnectionChange((connected) => {
+      // Back after an outage: says it is alive at once, as its heartbeat would (a host told to stay quiet does not).
+      if (connected && (this.deps.refreshMs ?? HOST_REFRESH_MS) > 0) this.drive();
+      this.deps.onChange?.();
+    });
     await this.status();
   }
 
@@ -197,8 +201,13 @@ export class SharedPool {
     this.deps.onLeaseExpired?.(leaseId);
   }
 
+  /**
+   * Names this host's waiters, so Redis tells again an admission whose reply was lost. Not
+   * sent while Redis is unreachable (a queued drive would say "alive" at a stale instant and
+   * hide the outage from the script); the link's return drives at once instead.
+   */
   private drive(): void {
-    if (!this.disposed) this.background(this.call("drive"));
+    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys()));
   }
 
   // ── release ────────────────────────────────────────────────────────────────

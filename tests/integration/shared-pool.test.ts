@@ -156,6 +156,23 @@ describe("shared pool on a real redis-server", () => {
     await pool.dispose();
   });
 
+  test("a waiter admitted by a reply that never arrived (Redis killed after the write) is admitted at the host's next drive", async () => {
+    const clock = createFakeClock();
+    const keyPrefix = freshPrefix();
+    const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const held = await admit(pool);
+    const waiter = track(pool.acquire());
+    await pool.settled();
+    // The release that admits the waiter runs, but its reply (which told the admission) is lost.
+    await link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "success", "", `${held}@lost`]);
+    expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
+    expect(waiter.result).toBeUndefined();
+    clock.advance(2_000); // the heartbeat drives, naming the waiters this host still waits for
+    await pool.settled();
+    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
+    await pool.dispose();
+  });
+
   test("a waiter whose deadline falls inside the pause is answered with a timeout at once", async () => {
     const clock = createFakeClock();
     const { pool } = await sharedPool(link, clock, { limit: 2 });

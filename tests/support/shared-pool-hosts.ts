@@ -53,8 +53,12 @@ export interface HostOptions {
   lanes: number;
 }
 
-/** Runs one host process to the end of its calls and resolves with what it saw. */
-export function runHost(options: HostOptions): Promise<HostRun> {
+/**
+ * Runs one host process to the end of its calls and resolves with what it saw. A host that
+ * has not finished within `withinMs` is asked what it is waiting for (SIGTERM: it prints its
+ * state, see shared-pool-worker.ts), killed, and the run rejects with that state.
+ */
+export function runHost(options: HostOptions, withinMs = 60_000): Promise<HostRun> {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/support/shared-pool-worker.ts"], {
     cwd: repoRoot,
     env: {
@@ -73,10 +77,19 @@ export function runHost(options: HostOptions): Promise<HostRun> {
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  let overdue = false;
+  const ask = setTimeout(() => {
+    overdue = true;
+    child.kill("SIGTERM");
+    // A host too stuck to answer is killed anyway, so the run always ends.
+    setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+  }, withinMs);
   return new Promise((resolve, reject) =>
-    child.once("exit", (code) => {
-      if (code === 0) resolve(JSON.parse(stdout.trim()) as HostRun);
-      else reject(new Error(`host ${options.host} exited ${code}:\n${stderr}`));
+    child.once("exit", (code, signal) => {
+      clearTimeout(ask);
+      if (overdue) reject(new Error(`host ${options.host} had not finished after ${withinMs} ms; it said:\n${stderr}${stdout}`));
+      else if (code === 0) resolve(JSON.parse(stdout.trim()) as HostRun);
+      else reject(new Error(`host ${options.host} exited ${code ?? signal}:\n${stderr}`));
     }),
   );
 }
