@@ -4,6 +4,7 @@
 // moving a fake clock.
 import type { BreakerSettings, RouteEntry, RouteKey, RouteOutcome, RouteRefusal, RouteState } from "../../shared/types";
 import type { AdmitResult, BreakerDeps, RouteBreaker } from "./breaker-types";
+import { routeClosedMessage, routeHalfOpenMessage, routeOpenedMessage } from "./breaker-messages";
 import type { TimerHandle } from "./clock";
 
 /** A probe that neither reports nor is released is forgotten after this long at least. */
@@ -35,8 +36,6 @@ interface Route {
 
 // JSON of the triple, not a joined string: ids may contain any separator we could pick.
 const keyOf = (r: RouteKey): string => JSON.stringify([r.targetId, r.runtimeId, r.modelId]);
-const nameOf = (r: RouteKey): string => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
-const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`;
 
 export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
   const { clock } = deps;
@@ -108,7 +107,7 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
     if (route.state === "open" && now >= route.openUntil) {
       clearHalfOpenTimer(route);
       route.state = "half-open";
-      event("route_half_open", route, `Route ${nameOf(route.key)} is half-open: the next run will probe it.`);
+      event("route_half_open", route, routeHalfOpenMessage(route.key));
       changed();
     }
     if (route.probe && now >= route.probe.expiresAt) {
@@ -148,12 +147,7 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
     route.state = "open";
     route.openUntil = clock.now() + settings.cooldownMs;
     armHalfOpen(route);
-    const count = route.failures === 1 ? "1 failure" : `${route.failures} consecutive failures`;
-    event(
-      "route_opened",
-      route,
-      `Route ${nameOf(route.key)} opened for ${seconds(settings.cooldownMs)} after ${count}: ${route.reason}.`,
-    );
+    event("route_opened", route, routeOpenedMessage(route.key, settings.cooldownMs, route.failures, route.reason));
   }
 
   function close(route: Route, why: string): void {
@@ -163,7 +157,7 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
     route.state = "closed";
     route.failures = 0;
     route.reason = "";
-    if (!wasClosed) event("route_closed", route, `Route ${nameOf(route.key)} closed ${why}.`);
+    if (!wasClosed) event("route_closed", route, routeClosedMessage(route.key, why));
   }
 
   function claim(route: Route, runId: string): void {

@@ -13,20 +13,27 @@ export interface RedisClock extends Clock {
   stop(): void;
 }
 
+/** A later reading is kept only if its round trip was shorter: its error is up to half of it. */
+const MAX_REMEASURE_ROUND_TRIP_MS = 1_000;
+
 /** Redis's time minus the host's, taking the host's reading halfway through the round trip. */
-async function measureOffset(link: RedisLink, base: Clock): Promise<number> {
+async function measureOffset(link: RedisLink, base: Clock): Promise<{ offsetMs: number; roundTripMs: number }> {
   const before = base.now();
   const redisNow = await link.time();
-  return Math.round(redisNow - (before + base.now()) / 2);
+  const after = base.now();
+  return { offsetMs: Math.round(redisNow - (before + after) / 2), roundTripMs: after - before };
 }
 
 export async function redisClock(link: RedisLink, base: Clock = systemClock): Promise<RedisClock> {
-  let offsetMs = await measureOffset(link, base);
+  let { offsetMs } = await measureOffset(link, base);
   let timer = base.setTimeout(remeasure, REMEASURE_MS);
   let stopped = false;
   function remeasure(): void {
     measureOffset(link, base).then(
-      (measured) => (offsetMs = measured),
+      // A TIME sent while Redis was unreachable comes back seconds later: its reading is off by half that.
+      (measured) => {
+        if (measured.roundTripMs <= MAX_REMEASURE_ROUND_TRIP_MS) offsetMs = measured.offsetMs;
+      },
       // Unreachable for now: keep the last offset; the link reports the outage elsewhere.
       () => undefined,
     );

@@ -3,6 +3,7 @@
 // and a subscriber connection for wake-ups. Commands on one connection run in the order
 // they were sent, which is what lets a host judge every operation at the time it was asked.
 import { Redis } from "ioredis";
+import { BREAKER_SCRIPT } from "./breaker-script";
 import { POOL_SCRIPT } from "./pool-script";
 
 /**
@@ -12,13 +13,25 @@ import { POOL_SCRIPT } from "./pool-script";
  */
 export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[], hostExpiresAt: number];
 
-type ScriptRunner = (...args: (string | number)[]) => Promise<ScriptReply>;
+/** One route as Redis holds it: id (JSON of the key), state, openUntil, reason, failures, hasProbe, probeOwner. */
+export type BreakerView = [string, string, number, string, number, number, string];
+/** `half-open`, id | `opened`, id, cooldownMs, failures, reason | `closed`, id, why. */
+export type BreakerEvent = [string, string, ...(string | number)[]];
+export type BreakerReply = [result: number, views: BreakerView[], events: BreakerEvent[], settings: [number, number]];
+
+type ScriptRunner<Reply> = (...args: (string | number)[]) => Promise<Reply>;
 
 export interface RedisLink {
   /** Runs one pool operation: `operation, keyPrefix, host, now, ...arguments`. */
   run(args: (string | number)[]): Promise<ScriptReply>;
+  /** Runs one route breaker operation: `operation, keyPrefix, now, ...arguments` (breaker-script.ts). */
+  breaker(args: (string | number)[]): Promise<BreakerReply>;
   /** Calls `onWake` whenever another host left answers for `host` on this provider key prefix. */
   subscribe(channel: string, onWake: () => void): Promise<() => Promise<void>>;
+  /** Whether the command connection is up now; while it is not, commands wait to be sent. */
+  readonly connected: boolean;
+  /** Calls `listener` whenever the command connection goes down or comes back. */
+  onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Redis's clock (`TIME`) in epoch ms. */
   time(): Promise<number>;
   ping(): Promise<void>;
@@ -28,13 +41,31 @@ export interface RedisLink {
 export function connectRedis(url: string): RedisLink {
   const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
-  const runScript = (commands as unknown as { headroomPool: ScriptRunner }).headroomPool.bind(commands);
+  commands.defineCommand("headroomBreaker", { lua: BREAKER_SCRIPT, numberOfKeys: 0 });
+  const scripts = commands as unknown as {
+    headroomPool: ScriptRunner<ScriptReply>;
+    headroomBreaker: ScriptRunner<BreakerReply>;
+  };
+  const runScript = scripts.headroomPool.bind(commands);
+  const runBreaker = scripts.headroomBreaker.bind(commands);
   let subscriber: Redis | undefined;
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  let up = false;
+  const tellConnection = (now: boolean) => {
+    if (now === up) return;
+    up = now;
+    for (const listener of connectionListeners) listener(now);
+  };
+  commands.on("ready", () => tellConnection(true));
+  commands.on("close", () => tellConnection(false));
+  // ioredis retries by itself; the outage is reported through `connected`, not thrown.
+  commands.on("error", () => undefined);
   const listeners = new Map<string, Set<() => void>>();
 
   const subscriberConnection = (): Redis => {
     if (subscriber) return subscriber;
     subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    subscriber.on("error", () => undefined);
     subscriber.on("message", (channel: string) => {
       for (const listener of listeners.get(channel) ?? []) listener();
     });
@@ -42,7 +73,15 @@ export function connectRedis(url: string): RedisLink {
   };
 
   return {
+    get connected() {
+      return up;
+    },
+    onConnectionChange(listener) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
     run: (args) => runScript(...args),
+    breaker: (args) => runBreaker(...args),
     async subscribe(channel, onWake) {
       const connection = subscriberConnection();
       let set = listeners.get(channel);

@@ -5,7 +5,8 @@
 // the host's own: its waiters' promises, their deadlines and abort signals, timers for the
 // moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
 // hosts, and the wait percentiles of its own admissions.
-import type { ConcurrencyStatusEntry, HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
+import { randomUUID } from "node:crypto";
+import type { HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
 import { checkCooldownMs, checkLimit } from "../../shared/validate";
 import { valid } from "../engine/adaptive-limit";
 import type { Clock, TimerHandle } from "../engine/clock";
@@ -13,8 +14,10 @@ import * as say from "../engine/pool-messages";
 import type { AcquireOptions, AcquireResult, Lease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { readInboxEntry } from "./inbox";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
+import { statusEntry, unreachableEntry, type SharedStatusEntry } from "./shared-status";
 import { WakeTimers } from "./wake-timers";
 
 export interface SharedPoolDeps {
@@ -32,6 +35,10 @@ export interface SharedPoolDeps {
   refreshMs?: number;
   onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
   onChange?: () => void;
+  /** A TTL lease of this host's ran out without a heartbeat and was released as a failure. */
+  onLeaseExpired?: (leaseId: string) => void;
+  /** Diagnostics: a lease re-registered after the 10 s window of a Redis that lost its data. */
+  log?: (message: string) => void;
   /** A call nobody awaits failed (Redis answered with an error); awaited calls reject instead. */
   onError?: (error: Error) => void;
 }
@@ -42,24 +49,41 @@ interface Waiting {
   deadline: TimerHandle | undefined;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  /** The acquire's arguments after the waiter id, to enqueue it again in a Redis that lost it. */
+  asked: (string | number)[];
 }
 
-/** SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's entry. */
-export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number };
+export type { SharedStatusEntry } from "./shared-status";
 
 const DEFAULT_POLL_MS = 1_000;
+/** The script's answer to an operation naming an epoch Redis no longer holds (pool-script.ts). */
+const STALE_EPOCH = -2;
+
+/** Names one release: a resend of it gets its first answer; another release of the lease does not. */
+const requestId = (leaseId: string): string => `${leaseId}@${randomUUID()}`;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
 
 export class SharedPool {
   readonly providerId: string;
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
+  /** The leases this host was handed and has not released: what it would re-register. */
+  private readonly held = new Map<string, Lease>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly waits = new WaitStats();
   private noticeDismissed = false;
   private arrivals = 0;
   private readonly timers: WakeTimers;
   private unsubscribe: (() => Promise<void>) | undefined;
+  private stopWatchingLink: (() => void) | undefined;
+  /** The last entry Redis gave: what status() shows while Redis is unreachable. */
+  private lastStatus: SharedStatusEntry | undefined;
+  /** The version of the settings in lastStatus: a Redis that lost its data is re-seeded with the newest. */
+  private settingsVersion = -1;
+  private joined: string = randomUUID();
+  private rejoining: Promise<void> | undefined;
+  /** Each TTL lease's ttl, to re-register it. */
+  private readonly ttls = new Map<string, number>();
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
@@ -73,8 +97,20 @@ export class SharedPool {
     this.noticeDismissed = config.noticeDismissed;
     this.unsubscribe = await this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive());
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
-    await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from);
+    const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
+    this.joined = String(epoch);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
+    this.stopWatchingLink = this.deps.redis.onConnectionChange((connected) => {
+      // Back after an outage: says it is alive at once, as its heartbeat would (a host told to stay quiet does not).
+      if (connected && (this.deps.refreshMs ?? HOST_REFRESH_MS) > 0) this.drive();
+      this.deps.onChange?.();
+    });
+    await this.status();
+  }
+
+  /** The state in Redis this host joined (its epoch key); until seeded, the one it would create. */
+  get epoch(): string {
+    return this.joined;
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -87,18 +123,19 @@ export class SharedPool {
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
-      const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort };
+      const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
+      const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
+      const asked = [deadline, zero, options.ttlMs ?? -1];
+      const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort, asked };
       this.waiting.set(waiterId, entry);
       // Armed now, on the caller's clock, so its deadline is judged in order with every other event.
       if (timeoutMs !== undefined && timeoutMs > 0) {
         entry.deadline = this.deps.clock.setTimeout(() => this.giveUp(waiterId, TIMED_OUT), timeoutMs);
       }
       signal?.addEventListener("abort", onAbort, { once: true });
-      const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
-      const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
       // Only a waiter that stayed queued needs the fallback poll.
       this.background(
-        this.call("acquire", waiterId, deadline, zero).then(() => {
+        this.call("acquire", waiterId, ...asked).then(() => {
           if (this.waiting.has(waiterId)) this.timers.startPolling();
         }),
       );
@@ -128,38 +165,58 @@ export class SharedPool {
     entry.resolve(result);
   }
 
-  /** Answers from Redis for this host's waiters: `a|id|admittedAt|enqueuedAt` or `t|id`. */
+  /** Answers from Redis for this host's waiters and leases (see inbox.ts). */
   private deliver(inbox: string[]): void {
-    for (const entry of inbox) {
-      if (entry.startsWith("t|")) {
-        this.answer(entry.slice(2), TIMED_OUT);
-        continue;
+    for (const raw of inbox) {
+      const entry = readInboxEntry(raw);
+      if (entry.kind === "timedOut") {
+        this.answer(entry.waiterId, TIMED_OUT);
+      } else if (entry.kind === "expired") {
+        this.expired(entry.leaseId);
+      } else {
+        const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
+        const waiter = this.waiting.get(leaseId);
+        // Answered already: a resent acquire tells its admission twice. The lease stays held.
+        if (!waiter) continue;
+        const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
+        if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
+        if (expiresAt !== undefined) lease.expiresAt = expiresAt;
+        if (expiresAt !== undefined) this.ttls.set(leaseId, Number(waiter.asked[2]));
+        this.held.set(leaseId, lease);
+        this.waits.record(admittedAt, admittedAt - enqueuedAt);
+        this.answer(leaseId, { ok: true, lease });
       }
-      const enqueuedSep = entry.lastIndexOf("|");
-      const admittedSep = entry.lastIndexOf("|", enqueuedSep - 1);
-      const leaseId = entry.slice(2, admittedSep);
-      const admittedAt = Number(entry.slice(admittedSep + 1, enqueuedSep));
-      const enqueuedAt = Number(entry.slice(enqueuedSep + 1));
-      const waiter = this.waiting.get(leaseId);
-      // Answered already: a resent acquire tells its admission twice. The lease stays held.
-      if (!waiter) continue;
-      const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
-      if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
-      this.waits.record(admittedAt, admittedAt - enqueuedAt);
-      this.answer(leaseId, { ok: true, lease });
     }
   }
 
+  private forget(leaseId: string): void {
+    this.held.delete(leaseId);
+    this.ttls.delete(leaseId);
+  }
+
+  private expired(leaseId: string): void {
+    const agentId = this.held.get(leaseId)?.agentId;
+    this.forget(leaseId);
+    this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
+    this.deps.onLeaseExpired?.(leaseId);
+  }
+
+  /**
+   * Names this host's waiters, so Redis tells again an admission whose reply was lost. Not
+   * sent while Redis is unreachable (a queued drive would say "alive" at a stale instant and
+   * hide the outage from the script); the link's return drives at once instead.
+   */
   private drive(): void {
-    if (!this.disposed) this.background(this.call("drive"));
+    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys()));
   }
 
   // ── release ────────────────────────────────────────────────────────────────
 
   async release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): Promise<boolean> {
     const now = this.deps.clock.now();
-    const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "");
+    const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "", requestId(leaseId));
     if (!reply || reply[0] !== 1) return false;
+    this.forget(leaseId);
     const [, extended, pausedUntil, reduced, limit] = reply as number[];
     if (outcome === "rate_limited") {
       this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
@@ -167,13 +224,32 @@ export class SharedPool {
     }
     if (reduced === 1) {
       this.noticeDismissed = false;
+      this.background(this.status());
       this.event("reduced", say.reductionNotice(this.providerId, (limit as number) + 1, limit as number));
     }
     return true;
   }
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
-    return (await this.call("undelivered", leaseId))?.[0] === 1;
+    const returned = (await this.call("undelivered", leaseId, requestId(leaseId)))?.[0] === 1;
+    if (returned) this.forget(leaseId);
+    return returned;
+  }
+
+  /** Extends a TTL lease by its ttl from now (on Redis's clock); undefined once it is not held. */
+  async heartbeat(leaseId: string): Promise<Lease | undefined> {
+    const reply = await this.call("heartbeat", leaseId);
+    if (reply?.[0] !== 1) return undefined;
+    const known = this.held.get(leaseId) ?? { leaseId, providerId: this.providerId, admittedAt: -1, enqueuedAt: -1 };
+    if (reply[1] === -1) return known;
+    const renewed: Lease = { ...known, expiresAt: reply[1] as number };
+    this.held.set(leaseId, renewed);
+    return renewed;
+  }
+
+  /** The leases this host holds on the shared provider, as it was handed them. */
+  heldLeases(): Lease[] {
+    return [...this.held.values()];
   }
 
   // ── settings ───────────────────────────────────────────────────────────────
@@ -181,10 +257,12 @@ export class SharedPool {
   async setLimit(limit: number): Promise<void> {
     await this.call("setLimit", valid(checkLimit(limit)));
     this.noticeDismissed = false;
+    await this.status(); // the newest settings this host saw, to re-seed a Redis that lost them
   }
 
   async setCooldown(cooldownMs: number): Promise<void> {
     await this.call("setCooldown", valid(checkCooldownMs(cooldownMs)));
+    await this.status();
   }
 
   async resume(): Promise<void> {
@@ -204,30 +282,15 @@ export class SharedPool {
   }
 
   async status(): Promise<SharedStatusEntry> {
+    // Asking Redis would wait for it to come back.
+    if (!this.deps.redis.connected && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiting.size);
     const now = this.deps.clock.now();
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
-    const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[];
-    const waits = this.waits.percentiles(now);
-    return {
-      providerId: this.providerId,
-      limit: limit as number,
-      active: active as number,
-      queued: queued as number,
-      paused: pausedUntil !== -1,
-      // Only a 429 pauses a shared provider: early pauses from upstream headers are local-pool only so far.
-      ...(pausedUntil === -1 ? {} : { pausedUntil, pauseReason: say.PAUSED_BY_429 }),
-      cooldownMs: cooldownMs as number,
-      autoReduced: autoReduced === 1,
-      ...(autoReduced === 1
-        ? { autoReducedFrom: from, notice: say.reductionNotice(this.providerId, from as number, limit as number) }
-        : {}),
-      noticeDismissed: this.noticeDismissed,
-      recycling: recycling as number,
-      ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
-      shared: true,
-      hosts: hosts as number,
-    };
+    this.settingsVersion = reply[9] as number;
+    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now) };
+    this.lastStatus = statusEntry(this.providerId, reply, host);
+    return this.lastStatus;
   }
 
   /** Resolves once every operation this host sent has been answered and its answers handled. */
@@ -243,6 +306,7 @@ export class SharedPool {
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     this.timers.stop();
+    this.stopWatchingLink?.();
     await this.unsubscribe?.();
     await this.settled();
   }
@@ -252,13 +316,51 @@ export class SharedPool {
   /** Runs one operation at this instant; its answers and wake times are handled before it resolves. */
   private call(operation: Operation, ...args: (string | number)[]): Promise<number[] | undefined> {
     if (this.disposed) return Promise.resolve(undefined);
-    const now = this.deps.clock.now();
-    const sent = this.deps.redis
-      .run([operation, this.keys, this.deps.host, now, ...args])
-      .then((reply) => this.handle(reply));
+    const sent = this.send(operation, this.deps.clock.now(), args);
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent)).catch(() => {});
     return sent;
+  }
+
+  /** An operation Redis refused for a lost epoch changed nothing: it is sent again once re-registered. */
+  private async send(operation: Operation, now: number, args: (string | number)[]): Promise<number[]> {
+    const run = () => this.deps.redis.run([operation, this.keys, this.deps.host, now, this.joined, ...args]);
+    let reply = await run();
+    if (reply[0][0] === STALE_EPOCH) {
+      await this.rejoin();
+      reply = await run();
+    }
+    return this.handle(reply);
+  }
+
+  private rejoin(): Promise<void> {
+    this.rejoining ??= this.reregister().finally(() => (this.rejoining = undefined));
+    return this.rejoining;
+  }
+
+  /**
+   * Redis lost the state this host joined: it re-registers the leases it holds, offers the
+   * newest settings it saw, and enqueues its waiters again (FIFO across hosts starts afresh).
+   */
+  private async reregister(): Promise<void> {
+    const status = this.lastStatus;
+    const settings = status
+      ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]
+      : [-1, 1, 0, 0, -1];
+    const leases = [...this.held.values()].map(
+      (lease) => `${lease.leaseId}|${lease.admittedAt}|${lease.expiresAt ?? -1}|${this.ttls.get(lease.leaseId) ?? -1}`,
+    );
+    const now = this.deps.clock.now();
+    const reply = await this.deps.redis.run(["rejoin", this.keys, this.deps.host, now, this.joined, randomUUID(), ...settings, ...leases]);
+    const [, epoch, late] = reply[0] as unknown as [number, string, number];
+    this.joined = epoch;
+    if (late > 0) {
+      this.deps.log?.(`${late} lease(s) of ${this.deps.host} on shared provider ${this.providerId} re-registered after the 10 s window; they may exceed the limit until released`);
+    }
+    this.handle(reply);
+    for (const [waiterId, { asked }] of this.waiting) {
+      this.handle(await this.deps.redis.run(["acquire", this.keys, this.deps.host, now, this.joined, waiterId, ...asked]));
+    }
   }
 
   private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {

@@ -6,8 +6,9 @@
 // history (pauses, reductions, notices).
 //
 // Times are generated so that a waiter's deadline never falls on the very instant a cooldown
-// or a pause ends (deadlines end in 5, everything else in 0): at such a tie the local pool's
-// answer depends on which of its timers was created first, a detail no shared state can copy.
+// or a pause ends (deadlines end in 5, TTLs in 3, everything else in 0): at such a tie the local
+// pool's answer depends on which of its timers was created first, a detail no shared state can
+// copy. Lease ids differ between the pools, so history messages name leases by their acquire.
 //
 // `npm test` runs SHARED_DIFF_RUNS (default 500) sequences; `npm run test:shared-diff` runs
 // 2,000. A failure prints fast-check's seed and path; SHARED_DIFF_SEED replays it.
@@ -26,7 +27,8 @@ const RUNS = Number(process.env.SHARED_DIFF_RUNS ?? 500);
 const SEED = process.env.SHARED_DIFF_SEED === undefined ? undefined : Number(process.env.SHARED_DIFF_SEED);
 
 type Command =
-  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean }
+  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean; ttlMs: number | undefined }
+  | { t: "heartbeat"; pick: number }
   | { t: "abort"; pick: number }
   | { t: "release"; pick: number; outcome: LeaseOutcome; retryAfterMs: number | undefined }
   | { t: "releaseAgain"; pick: number }
@@ -48,8 +50,11 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
       t: fc.constant("acquire" as const),
       timeoutMs: fc.option(fc.oneof(fc.constant(0), tens(5_000).map((ms) => ms + 5)), { nil: undefined }),
       abortable: fc.boolean(),
+      // TTLs end in 3, so an expiry never ties with a deadline (5) or a step (0).
+      ttlMs: fc.option(tens(6_000).map((ms) => ms + 3), { nil: undefined, freq: 2 }),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("heartbeat" as const), pick }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("abort" as const), pick }) },
   {
     weight: 5,
@@ -86,7 +91,7 @@ const answer = (result: AcquireResult | undefined): string =>
   result === undefined ? "waiting" : result.ok ? `admitted at ${result.lease.admittedAt}` : result.failure.kind;
 
 /** What the sequences exercised, so a generator that stopped reaching a rule fails the test. */
-const seen = { admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0 };
+const seen = { admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0, lease_expired: 0 };
 
 let server: RedisServer;
 let link: RedisLink;
@@ -123,13 +128,14 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
   const heldNow = new Set<Asked>();
   const ended: Asked[] = [];
 
-  const acquire = (timeoutMs: number | undefined, abortable: boolean) => {
+  const acquire = (timeoutMs: number | undefined, abortable: boolean, ttlMs: number | undefined) => {
     const controllers: Asked["controllers"] = abortable ? [new AbortController(), new AbortController()] : undefined;
     const entry: Asked = { local: undefined, shared: undefined, controllers };
     const index = asked.push(entry) - 1;
     const options = (signal: AbortSignal | undefined) => ({
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(signal ? { signal } : {}),
+      ...(ttlMs === undefined ? {} : { ttlMs }),
     });
     void local.acquire(options(controllers?.[0].signal)).then((result) => {
       entry.local = result;
@@ -144,6 +150,15 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
     });
   };
 
+  // A lease's id in a message becomes the number of the acquire it answered, the same on both sides.
+  const named = (event: Omit<HistoryEvent, "at" | "providerId">) => ({
+    ...event,
+    message: event.message.replace(/Lease (\S+) on/, (_, id: string) => {
+      const index = asked.findIndex((a) => leaseOf(a, "local") === id || leaseOf(a, "shared") === id);
+      return `Lease #${index} on`;
+    }),
+  });
+
   const same = async (step: string) => {
     await flush();
     await shared.settled();
@@ -154,7 +169,7 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
     const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, ...sharedStatus } = await shared.status();
     expect([flag, hosts]).toEqual([true, 1]);
     expect(sharedStatus, step).toEqual(localStatus);
-    expect(sharedEvents, step).toEqual(localEvents);
+    expect(sharedEvents.map(named), step).toEqual(localEvents.map(named));
   };
 
   const releaseBoth = async (entry: Asked, how: (pool: "local" | "shared", leaseId: string) => boolean | Promise<boolean>) => {
@@ -168,8 +183,16 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
   for (const [step, command] of commands.entries()) {
     switch (command.t) {
       case "acquire":
-        acquire(command.timeoutMs, command.abortable);
+        acquire(command.timeoutMs, command.abortable, command.ttlMs);
         break;
+      case "heartbeat": {
+        const target = held()[command.pick % Math.max(1, held().length)];
+        if (!target) break;
+        const renewed = local.heartbeat(leaseOf(target, "local") as string);
+        const sharedRenewed = await shared.heartbeat(leaseOf(target, "shared") as string);
+        expect(sharedRenewed?.expiresAt).toBe(renewed?.expiresAt);
+        break;
+      }
       case "abort": {
         const open = asked.filter((a) => a.controllers && !a.controllers[0].signal.aborted);
         const target = open[command.pick % Math.max(1, open.length)];
@@ -204,14 +227,25 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
         local.resume();
         await shared.resume();
         break;
-      case "advance":
-        clock.advance(command.ms);
+      case "advance": {
+        // Instant by instant: what the shared pool learns at one (a TTL lease admitted at a
+        // cooldown's end, say) may arm a timer that falls before the step is over.
+        const until = clock.now() + command.ms;
+        for (let at = clock.nextAt(); at !== undefined && at <= until; at = clock.nextAt()) {
+          clock.advance(at - clock.now());
+          await flush();
+          await shared.settled();
+        }
+        clock.advance(until - clock.now());
         break;
+      }
     }
     await same(`step ${step}: ${JSON.stringify(command)}`);
   }
   for (const a of asked) if (a.local) seen[a.local.ok ? "admitted" : (a.local.failure.kind as "timeout" | "aborted")]++;
-  for (const { kind } of localEvents) if (kind === "paused" || kind === "reduced" || kind === "resumed") seen[kind]++;
+  for (const { kind } of localEvents) {
+    if (kind === "paused" || kind === "reduced" || kind === "resumed" || kind === "lease_expired") seen[kind]++;
+  }
   local.dispose();
   await shared.dispose();
 }

@@ -118,18 +118,58 @@ describe("shared pool on a real redis-server", () => {
     const keyPrefix = freshPrefix();
     const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
-    const resend = () => link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), held, -1, 0]);
+    const resend = () => link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, -1, 0, -1]);
     const [, answers] = await resend();
-    expect(answers).toEqual([`a|${held}|${clock.now()}|${clock.now()}`]); // told again, not admitted again
+    expect(answers).toEqual([`a|${held}|${clock.now()}|${clock.now()}|-1`]); // told again, not admitted again
     const queued = track(pool.acquire());
     await pool.settled();
     await resend();
-    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), "host-a#2", -1, 0]);
+    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a#2", -1, 0, -1]);
     expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
     await pool.release(held, "success");
     await pool.settled();
     expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
     expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
+    await pool.dispose();
+  });
+
+  test("a release the client sends twice is answered alike and releases once; a second release answers false", async () => {
+    const clock = createFakeClock();
+    const keyPrefix = freshPrefix();
+    const { pool, events } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const held = await admit(pool);
+    const waiter = track(pool.acquire());
+    await pool.settled();
+    const send = (request: string) =>
+      link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "rate_limited", "", request]);
+    const [first] = await send(`${held}@r1`);
+    const [again] = await send(`${held}@r1`); // the same request, resent after a lost reply
+    expect(first).toEqual([1, 1, clock.now() + 1_000, 0, 1]);
+    expect(again).toEqual(first);
+    expect((await send(`${held}@r2`))[0]).toEqual([0]); // a new release of a released lease
+    expect(await pool.release(held, "success")).toBe(false);
+    expect(await pool.status()).toMatchObject({ active: 0, queued: 1, paused: true });
+    clock.advance(1_000);
+    await pool.settled();
+    expect(waiter.result).toMatchObject({ ok: true }); // admitted once the single pause ended
+    expect(events).toEqual([]); // the hand-sent release is not this host's to tell
+    await pool.dispose();
+  });
+
+  test("a waiter admitted by a reply that never arrived (Redis killed after the write) is admitted at the host's next drive", async () => {
+    const clock = createFakeClock();
+    const keyPrefix = freshPrefix();
+    const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const held = await admit(pool);
+    const waiter = track(pool.acquire());
+    await pool.settled();
+    // The release that admits the waiter runs, but its reply (which told the admission) is lost.
+    await link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "success", "", `${held}@lost`]);
+    expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
+    expect(waiter.result).toBeUndefined();
+    clock.advance(2_000); // the heartbeat drives, naming the waiters this host still waits for
+    await pool.settled();
+    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
     await pool.dispose();
   });
 
@@ -191,6 +231,34 @@ describe("shared pool on a real redis-server", () => {
     expect(waiter.result).toMatchObject({ ok: true, lease: { admittedAt: clock.now() } });
     expect(await live.pool.status()).toMatchObject({ active: 1, queued: 0, hosts: 1 });
     await live.pool.dispose();
+  });
+
+  test("a TTL lease runs its ttl from the last heartbeat, then frees its slot for another host's waiter", async () => {
+    const keyPrefix = freshPrefix();
+    const clock = createFakeClock();
+    const holder = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const other = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const admitted = await holder.pool.acquire({ ttlMs: 5_000, agentId: "claude-1" });
+    expect(admitted).toMatchObject({ ok: true, lease: { expiresAt: clock.now() + 5_000 } });
+    const leaseId = admitted.ok ? admitted.lease.leaseId : "";
+    const waiter = track(other.pool.acquire());
+    clock.advance(3_000);
+    expect(await holder.pool.heartbeat(leaseId)).toMatchObject({ leaseId, agentId: "claude-1", expiresAt: clock.now() + 5_000 });
+    clock.advance(4_999);
+    await other.pool.settled();
+    expect(waiter.settled).toBe(false);
+    clock.advance(1); // 5 s after the heartbeat: the other host's timer finds it expired
+    await other.pool.settled();
+    await holder.pool.settled();
+    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "b#1", admittedAt: clock.now() } });
+    expect(holder.events.map((e) => e.message)).toEqual([
+      `Lease ${leaseId} on anthropic (agent claude-1) expired without a heartbeat; its slot was released as a failure.`,
+    ]);
+    expect(await holder.pool.heartbeat(leaseId)).toBeUndefined();
+    expect(await holder.pool.release(leaseId, "success")).toBe(false);
+    expect(holder.pool.heldLeases()).toEqual([]);
+    await holder.pool.dispose();
+    await other.pool.dispose();
   });
 
   test("the clock handed to the scripts is Redis's: the host's clock plus the measured offset", async () => {

@@ -10,6 +10,8 @@ export interface FakeClock extends Clock {
   /** Moves time forward, firing due timers in deadline order (ties in creation order). */
   advance(ms: number): void;
   pending(): number;
+  /** When the earliest pending timer is due; undefined when none is. */
+  nextAt(): number | undefined;
 }
 
 export function createFakeClock(start = 1_700_000_000_000): FakeClock {
@@ -46,5 +48,6 @@ export function createFakeClock(start = 1_700_000_000_000): FakeClock {
       now = until;
     },
     pending: () => timers.size,
+    nextAt: () => nextDue(Number.POSITIVE_INFINITY)?.at,
   };
 }

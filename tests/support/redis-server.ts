@@ -16,7 +16,18 @@ export interface RedisServer {
   port: number;
   pid: number;
   stop(): Promise<void>;
+  /** Kills the server (SIGKILL), keeping its folder: with `persist` its data comes back on up(). */
+  down(): Promise<void>;
+  /** Starts it again on the same port and folder. */
+  up(): Promise<void>;
 }
+
+export interface RedisServerOptions {
+  /** Every write is appended and fsynced before Redis answers, so a killed server loses nothing. */
+  persist?: boolean;
+}
+
+type Running = Pick<RedisServer, "url" | "port" | "pid" | "stop">;
 
 /** A port that was free a moment ago: redis-server cannot be told to pick one and say which. */
 function freePort(): Promise<number> {
@@ -54,11 +65,12 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-async function startOnce(dir: string): Promise<RedisServer | undefined> {
-  const port = await freePort();
+async function startOnce(dir: string, persist: boolean, fixedPort?: number): Promise<Running | undefined> {
+  const port = fixedPort ?? (await freePort());
+  const saving = persist ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
   const child = spawn(
     REDIS_SERVER,
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...saving, "--daemonize", "no"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -93,17 +105,31 @@ async function startOnce(dir: string): Promise<RedisServer | undefined> {
 }
 
 /** Starts a throwaway redis-server; stop() kills it and removes its folder. */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "headroom-redis-"));
+  const persist = options.persist ?? false;
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const server = await startOnce(dir);
+      let server = await startOnce(dir, persist);
       if (!server) continue;
+      const { port } = server;
       return {
-        ...server,
+        url: server.url,
+        port,
+        get pid() {
+          return server?.pid ?? -1;
+        },
         stop: async () => {
-          await server.stop();
+          await server?.stop();
           rmSync(dir, { recursive: true, force: true });
+        },
+        down: async () => {
+          await server?.stop();
+        },
+        up: async () => {
+          const again = await startOnce(dir, persist, port);
+          if (!again) throw new Error(`port ${port} was taken while redis-server was down`);
+          server = again;
         },
       };
     }

@@ -23,7 +23,7 @@ export async function sharedPool(
   link: RedisLink,
   clock: FakeClock,
   config: Partial<PoolConfig> = {},
-  options: { host?: string; keyPrefix?: string; providerId?: string; refreshMs?: number } = {},
+  options: { host?: string; keyPrefix?: string; providerId?: string; refreshMs?: number; log?: (message: string) => void } = {},
 ): Promise<SharedHarness> {
   const events: SharedHarness["events"] = [];
   const pool = new SharedPool({
@@ -34,6 +34,7 @@ export async function sharedPool(
     clock,
     pollMs: 0,
     ...(options.refreshMs === undefined ? {} : { refreshMs: options.refreshMs }),
+    ...(options.log === undefined ? {} : { log: options.log }),
     onEvent: (event) => events.push(event),
   });
   await pool.start({ ...DEFAULT_CONFIG, ...config });

@@ -1,0 +1,165 @@
+// The route breakers of a shared provider (SPEC §7): routes whose targetId is the shared
+// provider live in Redis, judged with breaker settings kept there for that provider, so a
+// half-open route gives one probe across all hosts. Same questions and answers as the local
+// breaker (electron/engine/route-breaker.ts), as promises. The rules run in breaker-script.ts;
+// this host keeps only a timer per open period, so its history hears of the half-open
+// transition on time (whichever host reads the route first after that instant records it).
+import type { BreakerSettings, HistoryEvent, RouteEntry, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
+import { routeClosedMessage, routeHalfOpenMessage, routeOpenedMessage } from "../engine/breaker-messages";
+import type { AdmitResult } from "../engine/breaker-types";
+import type { Clock, TimerHandle } from "../engine/clock";
+import type { BreakerOperation } from "./breaker-script";
+import type { BreakerEvent, BreakerView, RedisLink } from "./redis-link";
+
+export interface SharedBreakerDeps {
+  providerId: string;
+  redis: RedisLink;
+  /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`), beside the pool's. */
+  keyPrefix?: string;
+  /** Redis's time (redis-clock.ts), or a fake clock in tests. */
+  clock: Clock;
+  onChange?: () => void;
+  onEvent?: (event: Omit<HistoryEvent, "at">) => void;
+  onError?: (error: Error) => void;
+}
+
+const keyOf = (r: RouteKey): string => JSON.stringify([r.targetId, r.runtimeId, r.modelId]);
+const routeOf = (id: string): RouteKey => {
+  const [targetId, runtimeId, modelId] = JSON.parse(id) as [string, string, string];
+  return { targetId, runtimeId, modelId };
+};
+
+export class SharedRouteBreaker {
+  private readonly keys: string;
+  /** One timer per route's open period, keyed by route id. */
+  private readonly halfOpenTimers = new Map<string, { at: number; timer: TimerHandle }>();
+  private disposed = false;
+
+  constructor(private readonly deps: SharedBreakerDeps) {
+    this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
+  }
+
+  /** Seeds Redis with this host's settings unless it already holds the provider's (they win). */
+  async start(settings: BreakerSettings): Promise<BreakerSettings> {
+    return (await this.call("seed", settings.threshold, settings.cooldownMs)).settings;
+  }
+
+  async admit(route: RouteKey, runId: string): Promise<AdmitResult> {
+    const { result, now, views } = await this.call("admit", keyOf(route), runId);
+    if (result === 1) return { admitted: true };
+    return { admitted: false, block: refusalOf(views[0] as BreakerView, now) as RouteRefusal };
+  }
+
+  /** Read-only: never claims the probe. undefined when the route would admit. */
+  async blocked(route: RouteKey): Promise<RouteRefusal | undefined> {
+    const { now, views } = await this.call("entry", keyOf(route));
+    return refusalOf(views[0] as BreakerView, now);
+  }
+
+  async outcome(route: RouteKey, runId: string, outcome: RouteOutcome, reason?: string): Promise<RouteEntry> {
+    return this.one("outcome", keyOf(route), runId, outcome, reason ?? "");
+  }
+
+  /** Hands a probe claim back when the run never started. */
+  release(route: RouteKey, runId: string): Promise<RouteEntry> {
+    return this.one("release", keyOf(route), runId);
+  }
+
+  reset(route: RouteKey): Promise<RouteEntry> {
+    return this.one("reset", keyOf(route));
+  }
+
+  entry(route: RouteKey): Promise<RouteEntry> {
+    return this.one("entry", keyOf(route));
+  }
+
+  async snapshot(): Promise<RouteEntry[]> {
+    const { now, views } = await this.call("snapshot");
+    return views.map((view) => entryOf(view, now));
+  }
+
+  async settings(): Promise<BreakerSettings> {
+    return (await this.call("settings")).settings;
+  }
+
+  async setSettings(patch: Partial<BreakerSettings>): Promise<BreakerSettings> {
+    return (await this.call("setSettings", patch.threshold ?? "", patch.cooldownMs ?? "")).settings;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const { timer } of this.halfOpenTimers.values()) this.deps.clock.clearTimeout(timer);
+    this.halfOpenTimers.clear();
+  }
+
+  private async one(operation: BreakerOperation, ...args: (string | number)[]): Promise<RouteEntry> {
+    const { now, views } = await this.call(operation, ...args);
+    return entryOf(views[0] as BreakerView, now);
+  }
+
+  private async call(operation: BreakerOperation, ...args: (string | number)[]) {
+    const now = this.deps.clock.now();
+    const [result, views, events, [threshold, cooldownMs]] = await this.deps.redis.breaker([operation, this.keys, now, ...args]);
+    for (const event of events) this.record(event);
+    for (const view of views) this.armHalfOpen(view);
+    if (events.length > 0 || (operation !== "entry" && operation !== "refresh")) this.deps.onChange?.();
+    return { result, now, views, settings: { threshold, cooldownMs } };
+  }
+
+  /**
+   * The route turns half-open at the end of its open period: read it then, so it is told on time.
+   * As locally, a period's timer goes when the route is seen to leave it: a route closed and
+   * opened again within one instant then gets a new timer behind those armed meanwhile, so
+   * routes turning half-open at the same instant are told in the local breaker's order.
+   */
+  private armHalfOpen([id, state, openUntil]: BreakerView): void {
+    if (this.halfOpenTimers.get(id)?.at === openUntil && state === "open") return;
+    this.disarm(id);
+    if (this.disposed || state !== "open") return;
+    const timer = this.deps.clock.setTimeout(() => {
+      this.halfOpenTimers.delete(id);
+      this.call("refresh", id).catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
+    }, openUntil - this.deps.clock.now());
+    this.halfOpenTimers.set(id, { at: openUntil, timer });
+  }
+
+  private disarm(id: string): void {
+    const armed = this.halfOpenTimers.get(id);
+    if (!armed) return;
+    this.deps.clock.clearTimeout(armed.timer);
+    this.halfOpenTimers.delete(id);
+  }
+
+  private record([kind, id, ...rest]: BreakerEvent): void {
+    const route = routeOf(id);
+    // Disabling the breaker closes routes without sending their views: the event tells.
+    if (kind !== "opened") this.disarm(id);
+    if (kind === "half-open") {
+      this.deps.onEvent?.({ kind: "route_half_open", route, message: routeHalfOpenMessage(route) });
+    } else if (kind === "opened") {
+      const [cooldownMs, failures, reason] = rest as [number, number, string];
+      this.deps.onEvent?.({ kind: "route_opened", route, message: routeOpenedMessage(route, cooldownMs, failures, reason) });
+    } else {
+      this.deps.onEvent?.({ kind: "route_closed", route, message: routeClosedMessage(route, rest[0] as string) });
+    }
+  }
+}
+
+function entryOf([id, state, openUntil, reason, failures, hasProbe, probeOwner]: BreakerView, now: number): RouteEntry {
+  const isOpen = state === "open";
+  return {
+    ...routeOf(id),
+    state: state as RouteEntry["state"],
+    remainingMs: isOpen ? Math.max(0, openUntil - now) : 0,
+    ...(isOpen ? { openUntil } : {}),
+    reason,
+    consecutiveFailures: failures,
+    ...(hasProbe === 1 ? { probeOwner } : {}),
+  };
+}
+
+function refusalOf([, state, openUntil, reason, , hasProbe]: BreakerView, now: number): RouteRefusal | undefined {
+  if (state === "open") return { kind: "open", remainingMs: Math.max(0, openUntil - now), reason };
+  if (state === "half-open" && hasProbe === 1) return { kind: "probing", reason };
+  return undefined;
+}
