@@ -8,11 +8,30 @@
 // Times are generated so that a waiter's deadline never falls on the very instant a cooldown
 // or a pause ends (deadlines end in 5, TTLs in 3, everything else in 0): at such a tie the local
 // pool's answer depends on which of its timers was created first, a detail no shared state can
-// copy. Lease ids differ between the pools, so history messages name leases by their acquire.
+// copy. For the same reason a run of consecutive lease expiries is compared as a set: leases
+// that expire at one instant are told by the local pool in the order their timers were armed
+// (pool events carry no time, so the run, not the instant, is what the test can group by). Lease ids differ between
+// the pools, so history messages name leases by their acquire.
 //
 // `npm test` runs SHARED_DIFF_RUNS (default 500) sequences; `npm run test:shared-diff` runs
 // 2,000. A failure prints fast-check's seed and path; SHARED_DIFF_SEED replays it.
 import fc from "fast-check";
+
+/** Runs of consecutive lease expiries in message order (see above); everything else as told. */
+function tiesSorted<E extends { kind: string; message: string }>(events: E[]): E[] {
+  const out = [...events];
+  for (let start = 0; start < out.length; ) {
+    let end = start + 1;
+    const first = out[start] as E;
+    if (first.kind === "lease_expired") {
+      while (end < out.length && out[end]!.kind === "lease_expired") end++;
+      const run = out.slice(start, end).sort((a, b) => a.message.localeCompare(b.message));
+      out.splice(start, run.length, ...run);
+    }
+    start = end;
+  }
+  return out;
+}
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AcquireResult, PoolConfig, ProviderPool } from "../../electron/engine/pool-types";
 import { createProviderPool } from "../../electron/engine/provider-pool";
@@ -169,7 +188,7 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
     const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, ...sharedStatus } = await shared.status();
     expect([flag, hosts]).toEqual([true, 1]);
     expect(sharedStatus, step).toEqual(localStatus);
-    expect(sharedEvents.map(named), step).toEqual(localEvents.map(named));
+    expect(tiesSorted(sharedEvents.map(named)), step).toEqual(tiesSorted(localEvents.map(named)));
   };
 
   const releaseBoth = async (entry: Asked, how: (pool: "local" | "shared", leaseId: string) => boolean | Promise<boolean>) => {
