@@ -55,10 +55,10 @@ export class LeaseSlots {
   restore(persisted: PersistedLease, providerId: string, ttlMs: number | undefined, older: boolean): boolean {
     const { leaseId, agentId, admittedAt } = persisted;
     const now = this.clock.now();
-    const ttl = persisted.expiresAt === undefined ? undefined : (ttlMs ?? persisted.expiresAt - admittedAt);
+    const ttl = ttlMs ?? (persisted.expiresAt === undefined ? undefined : persisted.expiresAt - admittedAt);
     // SPEC §3: its agent could not heartbeat while the host was down, so a restored lease
     // expires no sooner than its ttl after the host is back.
-    const expiresAt = ttl === undefined ? undefined : Math.max(persisted.expiresAt as number, now + ttl);
+    const expiresAt = ttl === undefined ? undefined : Math.max(persisted.expiresAt ?? 0, now + ttl);
     if (expiresAt !== undefined && expiresAt <= now) return false;
     const lease: Lease = { leaseId, providerId, admittedAt, enqueuedAt: admittedAt };
     if (agentId !== undefined) lease.agentId = agentId;

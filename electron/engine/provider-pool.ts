@@ -247,9 +247,9 @@ class Pool implements ProviderPool, WaiterOwner {
   }
 
   /**
-   * A live lease holds a slot at once (over the limit if it must: held leases are never
-   * revoked). One that ran out while the host was down is expired here and now, never
-   * held, and its cooldown counts from when it expired.
+   * A restored lease holds a slot at once (over the limit if it must: held leases are never
+   * revoked) and expires no sooner than its ttl from now (SPEC §3). Only one with no time left
+   * at all (a ttl of 0) is expired here and now, its cooldown counted from when it expired.
    */
   restoreLease(persisted: PersistedLease, ttlMs?: number): void {
     if (this.disposed || this.held.has(persisted.leaseId)) return;

@@ -378,8 +378,10 @@ export class HeadroomService implements OperationService {
    * true when it may, and the ride keeps the lease alive. false falls back to normal gating.
    */
   rideLease(leaseId: string, providerId: string): boolean {
-    if (this.book.providerOf(leaseId) !== providerId || !this.poolOfLease(leaseId)) return false;
-    this.heartbeat({ leaseId });
+    const pool = this.poolOfLease(leaseId);
+    if (this.book.providerOf(leaseId) !== providerId || !pool) return false;
+    // Unguarded: a ride that ends while the host closes must still settle its route claim.
+    pool.heartbeat(leaseId);
     return true;
   }
 
@@ -393,8 +395,8 @@ export class HeadroomService implements OperationService {
     this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
   }
 
+  /** Accepted while closing, like any release. */
   releaseByHand({ leaseId }: Input<"releaseByHand">): { released: boolean } {
-    this.assertOpen();
     const providerId = this.book.providerOf(leaseId);
     const answer = this.release({ leaseId, outcome: "failure" });
     if (answer.released && providerId !== undefined) {
