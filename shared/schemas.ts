@@ -186,6 +186,8 @@ export const ProviderSettings = defaulted(object({
   responseTimeoutMs: Type.Optional(ResponseTimeoutMs),
   upstream: Type.Optional(HttpUrl),
   usageGate: Type.Optional(UsageGateConfig),
+  // SPEC §7: kept on Redis while true; absent means local, so older files stay as they are.
+  shared: Type.Optional(Flag),
 }), {}); // a `default`, so Value.Default descends into each provider of the record
 /** After defaults are filled, every defaulted field is present. */
 export type ProviderSettings = Static<typeof ProviderSettings> &

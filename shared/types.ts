@@ -40,6 +40,12 @@ export interface ConcurrencyStatusEntry {
   upstreamLimits?: UpstreamLimits;
   /** An addition for the window: the upstream base URL when one is set, so a push carries it. */
   upstream?: string;
+  /** Why queued waiters wait when it is not obvious (SPEC §1), e.g. Redis unreachable. */
+  waitReason?: string;
+  /** SPEC §7, only for a provider shared across machines on Redis. */
+  shared?: true;
+  /** SPEC §7: how many hosts are live for a shared provider. */
+  hosts?: number;
 }
 
 /** `resetAt` in epoch ms. */
@@ -60,6 +66,14 @@ export interface UpstreamLimits {
 export interface ConcurrencyStatusResponse {
   providers: ConcurrencyStatusEntry[];
   notices?: string[];
+  /** An addition: whether this host reaches Redis (SPEC §7), only when Redis is configured. */
+  redis?: RedisState;
+}
+
+/** SPEC §3 `GET /health` `redis`: never the URL, which may carry a password. */
+export interface RedisState {
+  connected: boolean;
+  error?: string;
 }
 
 export interface LimitView {
@@ -79,6 +93,8 @@ export interface ProviderConfigView {
   responseTimeoutMs: number;
   upstream?: string;
   usageGate?: UsageGateConfig;
+  /** SPEC §7: true while the provider is shared across machines on Redis. */
+  shared?: boolean;
 }
 
 export interface WaitingView {
@@ -86,10 +102,15 @@ export interface WaitingView {
   agentId?: string;
   position: number;
   since: number;
+  /** SPEC §7: the host the waiter is on, for a shared provider. */
+  host?: string;
 }
 
+/** SPEC §3 leases: a held lease plus, for a shared provider, the host that holds it (§7). */
+export type HeldLeaseView = HeldLease & { host?: string };
+
 export interface LeasesView {
-  held: HeldLease[];
+  held: HeldLeaseView[];
   waiting: WaitingView[];
 }
 
@@ -181,4 +202,6 @@ export interface HostInfo {
   apiUrl: string;
   proxyUrl?: string;
   version: string;
+  /** SPEC §7: this host's name in shared state, only when Redis is configured. */
+  hostName?: string;
 }
