@@ -486,7 +486,8 @@ end
 -- Other hosts with new answers are woken. A wake-up ('drive') or a waiter giving up
 -- ('leave') also collects what other hosts left for this one, oldest first.
 for h in pairs(told) do redis.call('PUBLISH', P..':wake:'..h, '1') end
-if changed then redis.call('PUBLISH', P..':changed', host) end
+-- Other hosts hear of a change at once; a host alone on the provider pays nothing for it.
+if changed and redis.call('ZCARD', HOSTS) > 1 then redis.call('PUBLISH', P..':changed', host) end
 local answers = mine
 if op == 'drive' or op == 'leave' then
   answers = redis.call('LRANGE', P..':inbox:'..host, 0, -1)
