@@ -96,7 +96,7 @@ export class SharedPool {
     this.providerId = deps.providerId;
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
     this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
-    this.changes = new ChangeFeed(deps.clock, deps.host, () => this.deps.onChange?.());
+    this.changes = new ChangeFeed(deps.clock, () => this.deps.onChange?.());
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
@@ -104,7 +104,7 @@ export class SharedPool {
     this.noticeDismissed = config.noticeDismissed;
     this.unsubscribe = await Promise.all([
       this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive()),
-      this.deps.redis.subscribe(`${this.keys}:changed`, (from) => this.changes.heard(from)),
+      this.deps.redis.subscribe(`${this.keys}:changed`, () => this.changes.heard()),
     ]);
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
