@@ -15,6 +15,7 @@ import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig }
 import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { ChangeFeed } from "./change-feed";
+import { EXPIRED, HostLeases } from "./host-leases";
 import { readInboxEntry } from "./inbox";
 import { readLeaseList, type SharedLeaseList } from "./lease-list";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
@@ -58,9 +59,6 @@ interface Waiting {
 export type { SharedStatusEntry } from "./shared-status";
 
 const DEFAULT_POLL_MS = 1_000;
-/** The script's answers to `adopt` for a lease another host holds, and for one that had expired. */
-const HELD_ELSEWHERE = -2;
-const EXPIRED = -3;
 /** The script's answer to an operation naming an epoch Redis no longer holds (pool-script.ts). */
 const STALE_EPOCH = -2;
 
@@ -73,7 +71,7 @@ export class SharedPool {
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
   /** The leases this host was handed and has not released: what it would re-register. */
-  private readonly held = new Map<string, Lease>();
+  private readonly held: HostLeases;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly waits = new WaitStats();
   private noticeDismissed = false;
@@ -88,12 +86,11 @@ export class SharedPool {
   private settingsVersion = -1;
   private joined: string = randomUUID();
   private rejoining: Promise<void> | undefined;
-  /** Each TTL lease's ttl, to re-register it. */
-  private readonly ttls = new Map<string, number>();
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
     this.providerId = deps.providerId;
+    this.held = new HostLeases(deps.providerId);
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
     this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
     this.changes = new ChangeFeed(deps.clock, () => this.deps.onChange?.());
@@ -191,22 +188,16 @@ export class SharedPool {
         const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
         if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
         if (expiresAt !== undefined) lease.expiresAt = expiresAt;
-        if (expiresAt !== undefined) this.ttls.set(leaseId, Number(waiter.asked[2]));
-        this.held.set(leaseId, lease);
+        this.held.hold(lease, Number(waiter.asked[2]));
         this.waits.record(admittedAt, admittedAt - enqueuedAt);
         this.answer(leaseId, { ok: true, lease });
       }
     }
   }
 
-  private forget(leaseId: string): void {
-    this.held.delete(leaseId);
-    this.ttls.delete(leaseId);
-  }
-
   private expired(leaseId: string): void {
     const agentId = this.held.get(leaseId)?.agentId;
-    this.forget(leaseId);
+    this.held.forget(leaseId);
     this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
     this.deps.onLeaseExpired?.(leaseId);
   }
@@ -226,7 +217,7 @@ export class SharedPool {
     const now = this.deps.clock.now();
     const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "", requestId(leaseId));
     if (!reply || reply[0] !== 1) return false;
-    this.forget(leaseId);
+    this.held.forget(leaseId);
     if (outcome === "rate_limited") this.told429(reply, now, retryAfterMs);
     return true;
   }
@@ -262,7 +253,7 @@ export class SharedPool {
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
     const returned = (await this.call("undelivered", leaseId, requestId(leaseId)))?.[0] === 1;
-    if (returned) this.forget(leaseId);
+    if (returned) this.held.forget(leaseId);
     return returned;
   }
 
@@ -273,13 +264,13 @@ export class SharedPool {
     const known = this.held.get(leaseId) ?? { leaseId, providerId: this.providerId, admittedAt: -1, enqueuedAt: -1 };
     if (reply[1] === -1) return known;
     const renewed: Lease = { ...known, expiresAt: reply[1] as number };
-    this.held.set(leaseId, renewed);
+    this.held.hold(renewed, undefined);
     return renewed;
   }
 
   /** The leases this host holds on the shared provider, as it was handed them. */
   heldLeases(): Lease[] {
-    return [...this.held.values()];
+    return this.held.list();
   }
 
   isHeld(leaseId: string): boolean {
@@ -294,26 +285,19 @@ export class SharedPool {
    */
   async adopt(leases: PersistedLease[]): Promise<void> {
     if (leases.length === 0) return;
-    const ttls = leases.map(({ ttlMs, expiresAt, admittedAt }) => ttlMs ?? (expiresAt === undefined ? -1 : Math.max(0, expiresAt - admittedAt)));
-    const args = leases.flatMap((lease, i) => [lease.leaseId, lease.admittedAt, lease.expiresAt ?? -1, ttls[i] as number, lease.agentId ?? ""]);
-    const reply = await this.call("adopt", ...args);
+    const reply = await this.call("adopt", ...HostLeases.adoptArgs(leases));
     if (!reply) return;
-    leases.forEach(({ leaseId, agentId, admittedAt }, i) => {
-      const expiresAt = Number(reply[i]);
+    leases.forEach((lease, i) => {
+      const { leaseId, agentId } = lease;
       // A new waiter's id must not be one this host held before a restart.
       const arrival = leaseId.startsWith(`${this.deps.host}#`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
       if (arrival > this.arrivals) this.arrivals = arrival;
-      if (expiresAt === HELD_ELSEWHERE) return;
-      if (expiresAt === EXPIRED) {
+      if (Number(reply[i]) === EXPIRED) {
         this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
         this.deps.onLeaseExpired?.(leaseId);
-        return;
+      } else {
+        this.held.adopted(lease, Number(reply[i]));
       }
-      const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt: admittedAt };
-      if (agentId !== undefined) lease.agentId = agentId;
-      if (expiresAt >= 0) lease.expiresAt = expiresAt;
-      if (expiresAt >= 0) this.ttls.set(leaseId, ttls[i] as number);
-      this.held.set(leaseId, lease);
     });
   }
 
@@ -426,13 +410,7 @@ export class SharedPool {
     const settings = status
       ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]
       : [-1, 1, 0, 0, -1];
-    const leases = [...this.held.values()].flatMap((lease) => [
-      lease.leaseId,
-      lease.admittedAt,
-      lease.expiresAt ?? -1,
-      this.ttls.get(lease.leaseId) ?? -1,
-      lease.agentId ?? "",
-    ]);
+    const leases = this.held.scriptArgs();
     const now = this.deps.clock.now();
     const reply = await this.deps.redis.run(["rejoin", this.keys, this.deps.host, now, this.joined, randomUUID(), ...settings, ...leases]);
     const [, epoch, late] = reply[0] as unknown as [number, string, number];
