@@ -332,6 +332,22 @@ if op == 'seed' then
   else
     result = {0, epoch}
   end
+  -- A host starting has no waiters yet: those Redis queues for it are a previous run's, and so
+  -- are admissions left in its inbox, which no one will take (their slots return at once). Its
+  -- previous run's leases stay held for it to adopt.
+  local waiters = redis.call('HGETALL', WAITERS)
+  for i = 1, #waiters, 2 do
+    if string.match(waiters[i + 1], '^%-?%d+|%-?%d+|%-?%d+|(.*)$') == host then
+      unqueue(waiters[i])
+      redis.call('HDEL', AGENTS, waiters[i])
+    end
+  end
+  for _, entry in ipairs(redis.call('LRANGE', P..':inbox:'..host, 0, -1)) do
+    local id = string.match(entry, '^a|(.*)|%-?%d+|%-?%d+|%-?%d+$')
+    if id and redis.call('HEXISTS', HELD, id) == 1 then unhold(id) end
+  end
+  redis.call('DEL', P..':inbox:'..host)
+  drive()
 elseif op == 'rejoin' then
   -- Redis lost the state this host joined (ARGV[5]); ARGV[6] is a new epoch, ARGV[7..11] the
   -- newest settings this host saw with their version, ARGV[12..] its leases, five arguments

@@ -77,6 +77,24 @@ describe("adopting leases Redis does not know of", () => {
     await before.pool.dispose();
   });
 
+  test("a host starting drops its previous run's waiters and the admissions it never took", async () => {
+    const keyPrefix = freshPrefix();
+    const clock = createFakeClock();
+    const b = await sharedPool(link, clock, { limit: 1 }, { host: "b", keyPrefix });
+    const lease = await admit(b.pool);
+    // A previous run of host a queued two waiters behind b's lease, then died.
+    for (const waiterId of ["a#1", "a#2"]) {
+      await link.run(["acquire", `${keyPrefix}:anthropic`, "a", clock.now(), b.pool.epoch, waiterId, -1, 0, -1, "alpha"]);
+    }
+    await b.pool.release(lease, "success"); // admits a#1 into a's inbox, which nobody reads
+    expect(await b.pool.leaseList()).toMatchObject({ held: [{ leaseId: "a#1", host: "a" }], waiting: [{ waiterId: "a#2" }] });
+    const a = await sharedPool(link, clock, {}, { host: "a", keyPrefix }); // a starts again within 10 s
+    expect(await b.pool.leaseList()).toEqual({ held: [], waiting: [] });
+    expect(await admit(b.pool)).toBe("b#2");
+    await a.pool.dispose();
+    await b.pool.dispose();
+  });
+
   test("a TTL lease runs at least its ttl from its adoption; one with no time left expires at once", async () => {
     const clock = createFakeClock();
     const expired: string[] = [];
