@@ -12,7 +12,8 @@ export interface RedisOptions {
 
 const DEFAULT_PREFIX = "headroom";
 const PREFIX = /^[A-Za-z0-9_.:-]{1,64}$/;
-const HOST_NAME = /^[^\s#|]{1,128}$/;
+/** Lease ids of a shared provider start with the host's name (`<host>.<n>`), so it takes what a lease id may hold. */
+const HOST_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** The Redis settings, or undefined when none is configured (every provider stays local). */
 export function redisOptions(given: Partial<RedisOptions>, env: NodeJS.ProcessEnv): RedisOptions | undefined {
@@ -32,10 +33,16 @@ export function redisOptions(given: Partial<RedisOptions>, env: NodeJS.ProcessEn
   const hostName = given.hostName ?? nonEmpty(env.HEADROOM_HOST_NAME);
   if (hostName !== undefined && !HOST_NAME.test(hostName)) {
     throw new HostStartError(
-      `HEADROOM_HOST_NAME must be 1 to 128 characters without spaces, # or | (got ${JSON.stringify(hostName)}).`,
+      `HEADROOM_HOST_NAME must be 1 to 64 letters, digits or _ . : - (got ${JSON.stringify(hostName)}).`,
     );
   }
   return { url, prefix, ...(hostName === undefined ? {} : { hostName }) };
+}
+
+/** SPEC §7's default name, `<os hostname>:<api port>`, kept to what a lease id may hold. */
+export function defaultHostName(osHostName: string, port: number): string {
+  const name = osHostName.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 50) || "host";
+  return `${name}:${port}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

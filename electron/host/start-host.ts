@@ -15,7 +15,7 @@ import { leaseIdSource } from "./lease-ids";
 import { checkDataDir } from "./data-dir";
 import { acquireHostLock } from "./host-lock";
 import { EXIT_DATA_DIR_UNUSABLE, HostStartError } from "./host-start-error";
-import { redisOptions, type RedisOptions } from "./redis-options";
+import { defaultHostName, redisOptions, type RedisOptions } from "./redis-options";
 
 export interface HostOptions {
   dataDir: string;
@@ -104,7 +104,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     }
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });
-    const sharing = redis && hub ? { hostName: redis.hostName ?? `${hostname()}:${port}`, prefix: redis.prefix } : undefined;
+    const sharing = redis && hub ? { hostName: redis.hostName ?? defaultHostName(hostname(), port), prefix: redis.prefix } : undefined;
     if (sharing) hub?.start(sharing.hostName);
 
     const running = service;

@@ -172,8 +172,9 @@ export class ProviderRegistry {
     return leases;
   }
 
+  /** The host is stopping: held leases stay where a restart finds them (on disk, and in Redis for shared ones). */
   disposeAll(): void {
-    for (const { pool } of this.byId.values()) pool.dispose();
+    for (const { pool } of this.byId.values()) pool.dispose({ keepLeases: true });
   }
 
   private probeFor(gate: UsageGateConfig | undefined) {

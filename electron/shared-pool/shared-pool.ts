@@ -129,7 +129,7 @@ export class SharedPool {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.deps.clock.now();
-    const waiterId = `${this.deps.host}#${++this.arrivals}`;
+    const waiterId = `${this.deps.host}.${++this.arrivals}`;
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
@@ -301,7 +301,7 @@ export class SharedPool {
     leases.forEach(({ leaseId, agentId, admittedAt }, i) => {
       const expiresAt = Number(reply[i]);
       // A new waiter's id must not be one this host held before a restart.
-      const arrival = leaseId.startsWith(`${this.deps.host}#`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
+      const arrival = leaseId.startsWith(`${this.deps.host}.`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
       if (arrival > this.arrivals) this.arrivals = arrival;
       if (expiresAt === HELD_ELSEWHERE) return;
       if (expiresAt === EXPIRED) {
@@ -376,11 +376,16 @@ export class SharedPool {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider. */
-  async dispose(): Promise<void> {
+  /**
+   * Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider.
+   * Its leases are handed back as failures, unless `keepLeases`: a host stopping to restart keeps
+   * them (it adopts them again when back, or Redis frees them 10 s after its last heartbeat).
+   */
+  async dispose({ keepLeases = false }: { keepLeases?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     const waiterIds = [...this.waiting.keys()];
-    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), this.call("depart")]);
+    const departs = keepLeases ? [] : [this.call("depart")];
+    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     this.timers.stop();

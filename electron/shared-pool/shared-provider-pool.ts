@@ -247,14 +247,14 @@ export class SharedProviderPool implements ProviderPool {
     return undefined;
   }
 
-  /** Leaves the shared provider: this host's waiters are answered `removed`, its leases handed back in Redis. */
-  dispose(): void {
+  /** Leaves the shared provider: this host's waiters are answered `removed`, its leases handed back in Redis unless kept. */
+  dispose({ keepLeases = false }: { keepLeases?: boolean } = {}): void {
     if (this.disposed) return;
     this.disposed = true;
     this.stopWatching?.();
     if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
     const shared = this.shared;
-    if (shared) this.deps.hub.track(shared.settled().then(() => shared.dispose()));
+    if (shared) this.deps.hub.track(shared.settled().then(() => shared.dispose({ keepLeases })));
   }
 
   // ── internals ──────────────────────────────────────────────────────────────
