@@ -27,7 +27,7 @@
 // after an outage (state.heardAt: the latest drive): a host is judged dead when
 // now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
 // hosts to come back before freeing anything of theirs.
-// Waiter and lease ids are `<host>#<n>`: namespaced by host, and a lease keeps its waiter's id.
+// Waiter and lease ids are `<host>.<n>`: namespaced by host, and a lease keeps its waiter's id.
 import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import { CHANGE_GAP_MS } from "./change-feed";
 import { EXTRA_OPERATIONS, EXTRAS_LUA } from "./pool-script-extras";

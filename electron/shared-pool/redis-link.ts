@@ -30,6 +30,8 @@ export interface RedisLink {
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Whether the command connection is up now; while it is not, commands wait to be sent. */
   readonly connected: boolean;
+  /** Why the last connection attempt failed, until one succeeds (no URL in it: ioredis names host and port only). */
+  readonly lastError: string | undefined;
   /** Calls `listener` whenever the command connection goes down or comes back. */
   onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Redis's clock (`TIME`) in epoch ms. */
@@ -51,15 +53,19 @@ export function connectRedis(url: string): RedisLink {
   let subscriber: Redis | undefined;
   const connectionListeners = new Set<(connected: boolean) => void>();
   let up = false;
+  let lastError: string | undefined;
   const tellConnection = (now: boolean) => {
     if (now === up) return;
     up = now;
     for (const listener of connectionListeners) listener(now);
   };
-  commands.on("ready", () => tellConnection(true));
+  commands.on("ready", () => {
+    lastError = undefined;
+    tellConnection(true);
+  });
   commands.on("close", () => tellConnection(false));
-  // ioredis retries by itself; the outage is reported through `connected`, not thrown.
-  commands.on("error", () => undefined);
+  // ioredis retries by itself; the outage is reported through `connected` and `lastError`, not thrown.
+  commands.on("error", (error: Error) => (lastError = error.message));
   const listeners = new Map<string, Set<(message: string) => void>>();
 
   const subscriberConnection = (): Redis => {
@@ -75,6 +81,9 @@ export function connectRedis(url: string): RedisLink {
   return {
     get connected() {
       return up;
+    },
+    get lastError() {
+      return lastError;
     },
     onConnectionChange(listener) {
       connectionListeners.add(listener);
@@ -106,6 +115,12 @@ export function connectRedis(url: string): RedisLink {
       await commands.ping();
     },
     async close() {
+      // QUIT would wait in the offline queue for a Redis that may never come back.
+      if (!up) {
+        commands.disconnect();
+        subscriber?.disconnect();
+        return;
+      }
       await Promise.all([commands.quit(), subscriber?.quit()]);
     },
   };

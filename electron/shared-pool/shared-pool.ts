@@ -65,6 +65,8 @@ const STALE_EPOCH = -2;
 /** Names one release: a resend of it gets its first answer; another release of the lease does not. */
 const requestId = (leaseId: string): string => `${leaseId}@${randomUUID()}`;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
+/** Operations that change nothing of their own: a status reader is not told of its own reading. */
+const READS: ReadonlySet<Operation> = new Set(["status", "leases"]);
 
 export class SharedPool {
   readonly providerId: string;
@@ -126,7 +128,7 @@ export class SharedPool {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.deps.clock.now();
-    const waiterId = `${this.deps.host}#${++this.arrivals}`;
+    const waiterId = `${this.deps.host}.${++this.arrivals}`;
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
@@ -290,7 +292,7 @@ export class SharedPool {
     leases.forEach((lease, i) => {
       const { leaseId, agentId } = lease;
       // A new waiter's id must not be one this host held before a restart.
-      const arrival = leaseId.startsWith(`${this.deps.host}#`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
+      const arrival = leaseId.startsWith(`${this.deps.host}.`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
       if (arrival > this.arrivals) this.arrivals = arrival;
       if (Number(reply[i]) === EXPIRED) {
         this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
@@ -360,11 +362,16 @@ export class SharedPool {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider. */
-  async dispose(): Promise<void> {
+  /**
+   * Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider.
+   * Its leases are handed back as failures, unless `keepLeases`: a host stopping to restart keeps
+   * them (it adopts them again when back, or Redis frees them 10 s after its last heartbeat).
+   */
+  async dispose({ keepLeases = false }: { keepLeases?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     const waiterIds = [...this.waiting.keys()];
-    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), this.call("depart")]);
+    const departs = keepLeases ? [] : [this.call("depart")];
+    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     this.timers.stop();
@@ -393,7 +400,7 @@ export class SharedPool {
       await this.rejoin();
       reply = await run();
     }
-    return this.handle(reply);
+    return this.handle(reply, READS.has(operation));
   }
 
   private rejoin(): Promise<void> {
@@ -424,11 +431,12 @@ export class SharedPool {
     }
   }
 
-  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {
+  /** `read`: the operation only read the state; it tells of a change only if it delivered something. */
+  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply, read = false): number[] {
     this.deliver(inbox);
     this.timers.at(wakeAt);
     this.timers.hostExpiry(hostExpiresAt, this.waiting.size > 0);
-    this.deps.onChange?.();
+    if (!read || inbox.length > 0) this.deps.onChange?.();
     return result;
   }
 
