@@ -50,7 +50,7 @@ describe("adopting leases Redis does not know of", () => {
     await b.pool.settled();
     expect(waiter.settled).toBe(false); // one adopted lease still fills the limit of 1
     expect(await a.pool.release("local-2", "success")).toBe(true);
-    await vi.waitFor(() => expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "b#1" } }));
+    await vi.waitFor(() => expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "b.1" } }));
     expect(a.pool.isHeld("local-1")).toBe(false);
     await a.pool.dispose();
     await b.pool.dispose();
@@ -68,7 +68,7 @@ describe("adopting leases Redis does not know of", () => {
     expect(await after.pool.status()).toMatchObject({ active: 1 });
     expect(after.pool.heldLeases()).toEqual([held.lease]);
     const next = await after.pool.acquire();
-    expect(next).toMatchObject({ ok: true, lease: { leaseId: "a#2" } });
+    expect(next).toMatchObject({ ok: true, lease: { leaseId: "a.2" } });
     expect(await after.pool.status()).toMatchObject({ active: 2 });
     clock.advance(20_000);
     expect(await after.pool.heartbeat(leaseId)).toMatchObject({ expiresAt: clock.now() + 30_000 });
@@ -83,14 +83,14 @@ describe("adopting leases Redis does not know of", () => {
     const b = await sharedPool(link, clock, { limit: 1 }, { host: "b", keyPrefix });
     const lease = await admit(b.pool);
     // A previous run of host a queued two waiters behind b's lease, then died.
-    for (const waiterId of ["a#1", "a#2"]) {
+    for (const waiterId of ["a.1", "a.2"]) {
       await link.run(["acquire", `${keyPrefix}:anthropic`, "a", clock.now(), b.pool.epoch, waiterId, -1, 0, -1, "alpha"]);
     }
-    await b.pool.release(lease, "success"); // admits a#1 into a's inbox, which nobody reads
-    expect(await b.pool.leaseList()).toMatchObject({ held: [{ leaseId: "a#1", host: "a" }], waiting: [{ waiterId: "a#2" }] });
+    await b.pool.release(lease, "success"); // admits a.1 into a's inbox, which nobody reads
+    expect(await b.pool.leaseList()).toMatchObject({ held: [{ leaseId: "a.1", host: "a" }], waiting: [{ waiterId: "a.2" }] });
     const a = await sharedPool(link, clock, {}, { host: "a", keyPrefix }); // a starts again within 10 s
     expect(await b.pool.leaseList()).toEqual({ held: [], waiting: [] });
-    expect(await admit(b.pool)).toBe("b#2");
+    expect(await admit(b.pool)).toBe("b.2");
     await a.pool.dispose();
     await b.pool.dispose();
   });
@@ -133,17 +133,17 @@ describe("every host's leases and waiters", () => {
     track(a.pool.acquire());
     await a.pool.settled();
     expect(await b.pool.leaseList()).toEqual({
-      held: [{ leaseId: "a#1", agentId: "alpha", admittedAt: t0, expiresAt: t0 + 10_000, host: "a" }],
+      held: [{ leaseId: "a.1", agentId: "alpha", admittedAt: t0, expiresAt: t0 + 10_000, host: "a" }],
       waiting: [
-        { waiterId: "b#1", agentId: "beta", position: 1, since: t0 + 100, host: "b" },
-        { waiterId: "a#2", position: 2, since: t0 + 200, host: "a" },
+        { waiterId: "b.1", agentId: "beta", position: 1, since: t0 + 100, host: "b" },
+        { waiterId: "a.2", position: 2, since: t0 + 200, host: "a" },
       ],
     });
     await a.pool.release(first, "success");
     expect(await beta).toMatchObject({ ok: true });
     expect(await a.pool.leaseList()).toEqual({
-      held: [{ leaseId: "b#1", agentId: "beta", admittedAt: t0 + 200, host: "b" }],
-      waiting: [{ waiterId: "a#2", position: 1, since: t0 + 200, host: "a" }],
+      held: [{ leaseId: "b.1", agentId: "beta", admittedAt: t0 + 200, host: "b" }],
+      waiting: [{ waiterId: "a.2", position: 1, since: t0 + 200, host: "a" }],
     });
     await a.pool.dispose();
     await b.pool.dispose();
