@@ -31,7 +31,8 @@ import { LeaseJournal } from "./lease-journal";
 import { changeSaved } from "./change-saved";
 import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry, type Provider } from "./provider-registry";
-import { RouteService } from "./route-service";
+import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
+import { RouteService, type RouteAnswer, type RouteRun, type RouteVerdict } from "./route-service";
 import { checkNotSelf } from "./self-upstream";
 import {
   ServiceError,
@@ -55,6 +56,11 @@ export interface ServiceOptions {
   log?: (message: string, state?: unknown) => void;
   /** Where agents reach this host; known once the servers listen, hence a function. */
   hostInfo?: () => HostInfo;
+  /**
+   * The route breaker of a shared provider (SPEC §7: its routes' breakers live in Redis), or
+   * undefined while the target is local. Shared routes answer with promises.
+   */
+  sharedBreakerOf?: (targetId: string) => SharedRouteBreaker | undefined;
 }
 
 export interface AcquireInput {
@@ -104,6 +110,8 @@ export class HeadroomService implements OperationService {
       onChange: () => this.emit("routes"),
       onEvent: (event) => this.record(event),
       assertOpen: () => this.assertOpen(),
+      ...(options.sharedBreakerOf ? { sharedBreakerOf: options.sharedBreakerOf } : {}),
+      ...(options.log ? { log: options.log } : {}),
     });
     this.providers = new ProviderRegistry({
       writer,
@@ -411,27 +419,40 @@ export class HeadroomService implements OperationService {
 
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
-  routeAdmit(input: Input<"routeAdmit">): RouteAdmission {
+  // A route whose target is a shared provider answers once Redis has; a local one at once.
+
+  routeAdmit(input: Input<"routeAdmit">): RouteAnswer<RouteAdmission> {
     return this.routeService.admit(input);
   }
 
-  routeBlocked(route: RouteKey): RouteRefusal | undefined {
+  routeBlocked(route: RouteKey): RouteAnswer<RouteRefusal | undefined> {
     return this.routeService.blocked(route);
   }
 
-  routeOutcome(input: Input<"routeOutcome">): RouteEntry {
+  routeOutcome(input: Input<"routeOutcome">): RouteAnswer<RouteEntry> {
     return this.routeService.outcome(input);
   }
 
-  routeRelease(input: Input<"routeRelease">): RouteEntry {
+  routeRelease(input: Input<"routeRelease">): RouteAnswer<RouteEntry> {
     return this.routeService.release(input);
   }
 
-  routeReset(route: Input<"routeReset">): RouteEntry {
+  routeReset(route: Input<"routeReset">): RouteAnswer<RouteEntry> {
     return this.routeService.reset(route);
   }
 
-  setRouteSettings(patch: Input<"setRouteSettings">): BreakerSettings {
+  /** The proxy's report when an exchange ends: never throws, accepted while closing. */
+  settleRoute(run: RouteRun, verdict: RouteVerdict): void {
+    this.routeService.settle(run, verdict);
+  }
+
+  /** Starts a shared provider's route breakers and shows its routes (call when it becomes shared). */
+  shareRoutes(targetId: string): Promise<void> {
+    return this.routeService.share(targetId);
+  }
+
+  /** The host's settings; a shared provider's breakers get the fields changed too (docs/shared.md). */
+  setRouteSettings(patch: Input<"setRouteSettings">): RouteAnswer<BreakerSettings> {
     return this.saving(() => this.routeService.setSettings(patch));
   }
 
