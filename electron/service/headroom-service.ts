@@ -446,9 +446,12 @@ export class HeadroomService implements OperationService {
     this.routeService.settle(run, verdict);
   }
 
-  /** Starts a shared provider's route breakers and shows its routes (call when it becomes shared). */
-  shareRoutes(targetId: string): Promise<void> {
-    return this.routeService.share(targetId);
+  /**
+   * Call when a provider becomes shared or local again (and for each shared one at start):
+   * its routes' breakers move to Redis or back, and the routes view follows.
+   */
+  updateRouteSharing(targetId: string): Promise<void> {
+    return this.routeService.updateSharing(targetId);
   }
 
   /** The host's settings; a shared provider's breakers get the fields changed too (docs/shared.md). */

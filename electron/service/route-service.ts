@@ -81,10 +81,11 @@ export class RouteService {
   }
 
   /**
-   * Starts the shared provider's breakers (seeding Redis with this host's settings unless it
-   * holds some) and shows its routes. Operations on its routes do this first by themselves.
+   * Follows `sharedBreakerOf` for one target: a shared provider's breakers are started (Redis
+   * seeded with this host's settings unless it holds some) and its routes shown; a provider
+   * local again shows its local routes. Operations on a route do this first by themselves.
    */
-  async share(targetId: string): Promise<void> {
+  async updateSharing(targetId: string): Promise<void> {
     await this.shared?.of(targetId);
   }
 

@@ -68,14 +68,15 @@ export class SharedRoutes {
 
   /** Whether the target's routes are shown from Redis (its local routes are hidden meanwhile). */
   has(targetId: string): boolean {
-    return this.byTarget.has(targetId);
+    const watched = this.byTarget.get(targetId);
+    return watched !== undefined && this.deps.breakerOf(targetId) === watched.breaker;
   }
 
   /** Every shared provider's routes, on this host's clock. */
   entries(): RouteEntry[] {
     const entries: RouteEntry[] = [];
     for (const [targetId, watched] of this.byTarget) {
-      if (this.deps.breakerOf(targetId) !== watched.breaker) continue; // unshared meanwhile
+      if (!this.has(targetId)) continue; // made local again meanwhile
       for (const entry of watched.routes.values()) entries.push(this.onHostClock(entry, watched.breaker));
     }
     return entries;

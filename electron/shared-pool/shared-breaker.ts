@@ -19,8 +19,10 @@ export interface SharedBreakerDeps {
   keyPrefix?: string;
   /** Redis's time (redis-clock.ts), or a fake clock in tests. */
   clock: Clock;
+  /** For tests and tools: the service hears changes and transitions through `watch` instead. */
   onChange?: () => void;
   onEvent?: (event: Omit<HistoryEvent, "at">) => void;
+  /** A half-open timer's read or the pub/sub subscription failed. */
   onError?: (error: Error) => void;
 }
 
