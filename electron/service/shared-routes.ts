@@ -40,6 +40,10 @@ class Watched {
 
 const idOf = (e: RouteEntry): string => JSON.stringify([e.targetId, e.runtimeId, e.modelId]);
 
+/** How a route Redis has never recorded reads (a read-only question about a new route answers this). */
+const pristine = (e: RouteEntry): boolean =>
+  e.state === "closed" && e.consecutiveFailures === 0 && e.reason === "" && e.probeOwner === undefined;
+
 /** Whether a person would see a difference (remainingMs only counts down). */
 const differs = (a: RouteEntry, b: RouteEntry): boolean =>
   a.state !== b.state ||
@@ -92,7 +96,8 @@ export class SharedRoutes {
   /** The host's settings change reaches every shared provider's breakers too (only the fields changed). */
   setSettings(patch: Partial<BreakerSettings>): Promise<void> | undefined {
     if (this.byTarget.size === 0) return undefined;
-    return Promise.all([...this.byTarget.values()].map(async ({ ready }) => (await ready).setSettings(patch))).then(() => undefined);
+    const shared = [...this.byTarget].filter(([targetId]) => this.has(targetId));
+    return Promise.all(shared.map(async ([, { ready }]) => (await ready).setSettings(patch))).then(() => undefined);
   }
 
   /** Stops watching; the breakers themselves belong to whoever shared the providers. */
@@ -139,6 +144,8 @@ export class SharedRoutes {
     for (const entry of entries) {
       const id = idOf(entry);
       const before = watched.routes.get(id);
+      // Redis may not hold it: if it does, the snapshot its recording announced brings it.
+      if (!before && !all && pristine(entry)) continue;
       if (!before || differs(before, entry)) changed = true;
       routes.set(id, entry);
     }

@@ -118,6 +118,9 @@ describe("routes of a shared provider across two services", () => {
   });
 
   test("a's view and its pushed routes follow a change made only on b (pub/sub)", async () => {
+    const unused = { ...ROUTE, modelId: "never-used" };
+    expect(await a.service.routeBlocked(unused)).toBeUndefined();
+    expect(routeOf(a, unused)).toBeUndefined(); // a question about a route does not make one up
     await b.service.routeOutcome(failure("b1"));
     await eventually(() => expect(routeOf(a)).toMatchObject({ state: "closed", consecutiveFailures: 1 }));
     a.topics.length = 0;
