@@ -34,6 +34,7 @@ import { changeSaved } from "./change-saved";
 import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry, type Provider } from "./provider-registry";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
+import { HubBreakers } from "./hub-breakers";
 import { RouteService, type RouteAnswer, type RouteRun, type RouteVerdict } from "./route-service";
 import { checkNotSelf } from "./self-upstream";
 import {
@@ -95,6 +96,7 @@ export class HeadroomService implements OperationService {
   private readonly sampler: SeriesSampler;
   private readonly meter: ServiceMetrics;
   private readonly stopWatchingRedis: (() => void) | undefined;
+  private readonly hubBreakers: HubBreakers | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -110,6 +112,16 @@ export class HeadroomService implements OperationService {
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
     this.journal = new LeaseJournal(options.store, options.clock, () => this.providers.leasesToKeep());
+    // With Redis, a shared provider's routes are judged there (SPEC §7); a test may bring its own.
+    this.hubBreakers = options.hub
+      ? new HubBreakers({
+          hub: options.hub,
+          clock: options.clock,
+          isShared: (providerId) => this.providers.get(providerId)?.shared === true,
+          onError: (error) => options.log?.("A shared provider's route breaker failed", error),
+        })
+      : undefined;
+    const sharedBreakerOf = options.sharedBreakerOf ?? this.hubBreakers?.of;
     this.routeService = new RouteService({
       clock: options.clock,
       settings: data.routes,
@@ -117,7 +129,7 @@ export class HeadroomService implements OperationService {
       onChange: () => this.emit("routes"),
       onEvent: (event) => this.record(event),
       assertOpen: () => this.assertOpen(),
-      ...(options.sharedBreakerOf ? { sharedBreakerOf: options.sharedBreakerOf } : {}),
+      ...(sharedBreakerOf ? { sharedBreakerOf } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     this.providers = new ProviderRegistry({
@@ -144,6 +156,7 @@ export class HeadroomService implements OperationService {
       this.book.hold(lease.leaseId, lease.providerId);
       provider.pool.restoreLease(lease, lease.ttlMs ?? this.leaseTtlMs);
     }
+    for (const provider of this.providers.sorted()) if (provider.shared) this.followRouteSharing(provider.id);
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
     this.stopWatchingRedis = options.hub?.onConnectionChange(() => this.emit("status"));
@@ -294,6 +307,7 @@ export class HeadroomService implements OperationService {
   private setShared(provider: Provider, shared: boolean): void {
     if (provider.shared === shared) return;
     this.providers.setShared(provider, shared);
+    this.followRouteSharing(provider.id);
     this.record({
       kind: shared ? "provider_shared" : "provider_unshared",
       providerId: provider.id,
@@ -313,6 +327,7 @@ export class HeadroomService implements OperationService {
     const providerId = provider.id;
     for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
     this.providers.remove(provider);
+    this.followRouteSharing(providerId);
     this.record({ kind: "provider_removed", providerId, message: `Provider ${providerId} removed.` });
     this.emit("status");
     return { removed: true };
@@ -517,6 +532,7 @@ export class HeadroomService implements OperationService {
     this.closed = true;
     this.providers.disposeAll();
     this.routeService.dispose();
+    this.hubBreakers?.dispose();
     this.options.store.close();
     this.listeners.clear();
   }
@@ -543,6 +559,13 @@ export class HeadroomService implements OperationService {
       return undefined;
     }
     return pool;
+  }
+
+  /** A provider's routes move to Redis or back with it; this waits for nobody. */
+  private followRouteSharing(providerId: string): void {
+    this.updateRouteSharing(providerId).catch((error: unknown) =>
+      this.options.log?.(`The routes of ${providerId} could not be shared on Redis`, error),
+    );
   }
 
   private assertOpen(): void {

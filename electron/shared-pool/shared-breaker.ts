@@ -14,11 +14,14 @@ import type { BreakerEvent, BreakerView, RedisLink } from "./redis-link";
 
 export interface SharedBreakerDeps {
   providerId: string;
-  redis: RedisLink;
+  /** Only the breaker script and pub/sub are used (a hub's link, once Redis answers). */
+  redis: Pick<RedisLink, "breaker" | "subscribe">;
   /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`), beside the pool's. */
   keyPrefix?: string;
   /** Redis's time (redis-clock.ts), or a fake clock in tests. */
   clock: Clock;
+  /** Calls wait for this before they read the clock (a hub's link: Redis's clock is measured by then). */
+  ready?: () => Promise<unknown>;
   /** For tests and tools: the service hears changes and transitions through `watch` instead. */
   onChange?: () => void;
   onEvent?: (event: Omit<HistoryEvent, "at">) => void;
@@ -147,6 +150,7 @@ export class SharedRouteBreaker {
   }
 
   private async call(operation: BreakerOperation, ...args: (string | number)[]) {
+    if (this.deps.ready) await this.deps.ready();
     const now = this.deps.clock.now();
     const [result, views, events, [threshold, cooldownMs]] = await this.deps.redis.breaker([operation, this.keys, now, ...args]);
     for (const event of events) this.record(event);
