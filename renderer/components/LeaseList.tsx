@@ -1,11 +1,21 @@
 // Who holds a slot and who waits, with a way out for a lease whose agent died holding it.
 // The list has a fixed height and scrolls, so agents coming and going move nothing else.
 import { memo, useLayoutEffect, useRef } from "react";
-import type { HeldLease as HeldLeaseView, LeasesView } from "../../shared/types";
+import type { HeldLeaseView, LeasesView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatClock } from "../format";
 import { handOffFocus } from "../focus";
 import { ConfirmButton } from "./ConfirmButton";
+
+/** `since 14:02:11`, and for a shared provider (SPEC §7) the host: `since 14:02:11 on ci-3:7411`. */
+function Since({ at, host }: { at: number; host: string | undefined }) {
+  const text = host === undefined ? `since ${formatClock(at)}` : `since ${formatClock(at)} on ${host}`;
+  return (
+    <span className="muted" title={host === undefined ? undefined : text}>
+      {text}
+    </span>
+  );
+}
 
 const holderName = (lease: HeldLeaseView) => lease.agentId ?? `lease ${lease.leaseId.slice(0, 8)}`;
 
@@ -26,7 +36,7 @@ function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
   }, []);
   return (
     <li ref={row}>
-      <span className="agent">{holderName(lease)}</span> <span className="muted">since {formatClock(lease.admittedAt)}</span>{" "}
+      <span className="agent">{holderName(lease)}</span> <Since at={lease.admittedAt} host={lease.host} />{" "}
       <ConfirmButton
         name={`Release ${name}`}
         text="Release"
@@ -66,7 +76,7 @@ export const LeaseList = memo(function LeaseList({ providerId }: { providerId: s
             {leases.waiting.map((waiter) => (
               <li key={waiter.waiterId}>
                 <span className="agent">{waiter.agentId ?? "unnamed agent"}</span>{" "}
-                <span className="muted">since {formatClock(waiter.since)}</span>
+                <Since at={waiter.since} host={waiter.host} />
               </li>
             ))}
           </ol>
