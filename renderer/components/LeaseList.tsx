@@ -7,13 +7,14 @@ import { formatClock } from "../format";
 import { handOffFocus } from "../focus";
 import { ConfirmButton } from "./ConfirmButton";
 
-/** `since 14:02:11`, and for a shared provider (SPEC §7) the host: `since 14:02:11 on ci-3:7411`. */
-function Since({ at, host }: { at: number; host: string | undefined }) {
-  const text = host === undefined ? `since ${formatClock(at)}` : `since ${formatClock(at)} on ${host}`;
+/** For a shared provider (SPEC §7), the host holding or waiting, on a line of its own so it is never cut off. */
+function OnHost({ host }: { host: string | undefined }) {
+  if (host === undefined) return null;
   return (
-    <span className="muted" title={host === undefined ? undefined : text}>
-      {text}
-    </span>
+    <>
+      {" "}
+      <span className="on-host">on {host}</span>
+    </>
   );
 }
 
@@ -36,7 +37,7 @@ function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
   }, []);
   return (
     <li ref={row}>
-      <span className="agent">{holderName(lease)}</span> <Since at={lease.admittedAt} host={lease.host} />{" "}
+      <span className="agent">{holderName(lease)}</span> <span className="muted">since {formatClock(lease.admittedAt)}</span>{" "}
       <ConfirmButton
         name={`Release ${name}`}
         text="Release"
@@ -45,6 +46,7 @@ function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
         action={() => intents.releaseLease(lease.leaseId)}
         focusKey="release"
       />
+      <OnHost host={lease.host} />
     </li>
   );
 }
@@ -76,7 +78,8 @@ export const LeaseList = memo(function LeaseList({ providerId }: { providerId: s
             {leases.waiting.map((waiter) => (
               <li key={waiter.waiterId}>
                 <span className="agent">{waiter.agentId ?? "unnamed agent"}</span>{" "}
-                <Since at={waiter.since} host={waiter.host} />
+                <span className="muted">since {formatClock(waiter.since)}</span>
+                <OnHost host={waiter.host} />
               </li>
             ))}
           </ol>

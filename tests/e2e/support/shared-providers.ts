@@ -21,7 +21,7 @@ export function sharedUi(page: Page) {
     /** `Redis connected` / `Redis unreachable` in the top bar; absent on a host without Redis. */
     redisState: () => page.locator(".top-bar").getByRole("status").filter({ hasText: /^Redis / }),
     /** A holder's or waiter's line naming its host. */
-    onHost: (providerId: string, host: string) => card(page, providerId).getByText(new RegExp(`^since \\S+ on ${host.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)),
+    onHost: (providerId: string, host: string) => card(page, providerId).getByRole("listitem").filter({ hasText: `on ${host}` }),
   };
 }
 
