@@ -1,9 +1,13 @@
 // The window's side of shared providers (SPEC §7) as a page object, and the `headroom` command
 // run from the sources against a test's host: for the no-Redis spec here and the Redis one.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "@playwright/test";
+import { expect, test as base, type Page } from "@playwright/test";
+import { startRedisServer, type RedisServer } from "../../support/redis-server";
+import { startServe, type ServeProcess } from "../../support/serve-process";
 import { card } from "./fixtures";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -45,3 +49,27 @@ export function headroomCli(host: { url: string; token: string; dataDir: string 
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
+
+/** A `serve` host that shares providers on its own real redis-server (SPEC §7). */
+export const testWithRedis = base.extend<{ redis: RedisServer; sharingHost: ServeProcess; openWindow: () => Promise<Page> }>({
+  redis: async ({}, use) => {
+    const redis = await startRedisServer();
+    await use(redis);
+    await redis.stop();
+  },
+  sharingHost: async ({ redis }, use) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "headroom-e2e-redis-"));
+    const serveArgs = ["electron/serve.ts", "--port", "0", "--proxy-port", "0", "--data-dir", dataDir];
+    const host = await startServe({ dataDir, script: [...serveArgs, "--redis", redis.url] });
+    await use(host);
+    await host.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+  openWindow: async ({ sharingHost, page }, use) => {
+    await use(async () => {
+      await page.goto(sharingHost.windowUrl);
+      await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+      return page;
+    });
+  },
+});
