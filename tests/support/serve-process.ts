@@ -19,8 +19,6 @@ export interface ServeProcess {
   token: string;
   dataDir: string;
   client: ApiClient;
-  /** What serve wrote to stderr so far (its log), to explain a failure. */
-  log(): string;
   stop(): Promise<void>;
   /** kill -9: no shutdown code runs, as in a power cut of the process. */
   crash(): Promise<void>;
@@ -68,7 +66,6 @@ export function startServe(options: ServeOptions): Promise<ServeProcess> {
         token,
         dataDir: options.dataDir,
         client: createApiClient({ baseUrl: url, token }),
-        log: () => stderr,
         stop: () => stopChild(child),
         crash: () => crashChild(child),
       });
