@@ -115,6 +115,12 @@ export function connectRedis(url: string): RedisLink {
       await commands.ping();
     },
     async close() {
+      // QUIT would wait in the offline queue for a Redis that may never come back.
+      if (!up) {
+        commands.disconnect();
+        subscriber?.disconnect();
+        return;
+      }
       await Promise.all([commands.quit(), subscriber?.quit()]);
     },
   };

@@ -67,6 +67,8 @@ const STALE_EPOCH = -2;
 /** Names one release: a resend of it gets its first answer; another release of the lease does not. */
 const requestId = (leaseId: string): string => `${leaseId}@${randomUUID()}`;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
+/** Operations that change nothing of their own: a status reader is not told of its own reading. */
+const READS: ReadonlySet<Operation> = new Set(["status", "leases"]);
 
 export class SharedPool {
   readonly providerId: string;
@@ -414,7 +416,7 @@ export class SharedPool {
       await this.rejoin();
       reply = await run();
     }
-    return this.handle(reply);
+    return this.handle(reply, READS.has(operation));
   }
 
   private rejoin(): Promise<void> {
@@ -451,11 +453,12 @@ export class SharedPool {
     }
   }
 
-  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {
+  /** `read`: the operation only read the state; it tells of a change only if it delivered something. */
+  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply, read = false): number[] {
     this.deliver(inbox);
     this.timers.at(wakeAt);
     this.timers.hostExpiry(hostExpiresAt, this.waiting.size > 0);
-    this.deps.onChange?.();
+    if (!read || inbox.length > 0) this.deps.onChange?.();
     return result;
   }
 

@@ -77,10 +77,7 @@ export class SharedProviderPool implements ProviderPool {
       keyPrefix: link.prefix,
       clock: link.clock,
       onEvent: (event) => this.deps.onEvent?.(event),
-      // A reply to this host's own status read reports no change of its own.
-      onChange: () => {
-        if (!this.refreshing) this.refresh();
-      },
+      onChange: () => this.refresh(),
       onLeaseExpired: (leaseId) => {
         this.ttls.delete(leaseId);
         this.deps.onLeaseExpired?.(leaseId);

@@ -142,3 +142,37 @@ test("without Redis, sharing is refused with the variable to set", async () => {
   expect((error as ApiError).message).toContain("HEADROOM_REDIS_URL");
   expect((await plain.client.health()).redis).toBeUndefined();
 });
+
+test("while Redis is unreachable the host runs: /health and the status say so, local providers admit, shared ones wait with the reason", async () => {
+  const own = await startRedisServer();
+  try {
+    const prefix = freshPrefix();
+    const dataDir = tempDir();
+    const first = await startTestHost({ dataDir, redis: { url: own.url, prefix, hostName: "laptop" } });
+    await first.client.setLimit("anthropic", 2);
+    await first.client.setProvider("anthropic", { shared: true });
+    await first.stop();
+    await own.down();
+
+    const h = await startTestHost({ dataDir, redis: { url: own.url, prefix, hostName: "laptop" } });
+    started.push(h);
+    const health = await until(() => h.client.health(), (x) => x.redis?.error !== undefined, "the connection error");
+    expect(health.redis?.connected).toBe(false);
+    expect(JSON.stringify(health)).not.toContain("redis://");
+    await h.client.setLimit("local-only", 1);
+    const local = await h.client.acquire({ providerId: "local-only", timeoutMs: 1_000 });
+    await h.client.release(local.leaseId, "success");
+
+    expect((await entry(h, "anthropic"))?.waitReason).toMatch(/Redis/);
+    const waiting = h.client.acquire({ providerId: "anthropic", timeoutMs: 30_000 });
+    await own.up();
+    const admitted = await waiting;
+    expect(admitted.leaseId.startsWith("laptop.")).toBe(true);
+    await until(() => h.client.health(), (x) => x.redis?.connected === true, "Redis back");
+    const back = await until(() => entry(h, "anthropic"), (e) => e?.active === 1, "the admission in the status");
+    expect(back.waitReason).toBeUndefined();
+    await h.client.release(admitted.leaseId, "success");
+  } finally {
+    await own.stop();
+  }
+});
