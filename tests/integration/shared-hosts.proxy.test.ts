@@ -108,7 +108,7 @@ test("a burst of 429s seen on 3 hosts lowers the shared limit once, from 4 to 3"
   await shareProvider(hosts, "burst", { limit: 4, cooldownMs: 0, upstream: fake.url });
   let answerBurst!: () => void;
   const burstArrived = new Promise<void>((resolve) => (answerBurst = resolve));
-  fake.script(...Array.from({ length: 4 }, () => ({ status: 429, headers: { "retry-after": "2" }, after: burstArrived })));
+  fake.script(...Array.from({ length: 4 }, () => ({ status: 429, headers: { "retry-after": "1" }, after: burstArrived })));
 
   const [laptop, devbox, ci] = hosts as [SharedServeHost, SharedServeHost, SharedServeHost];
   const send = (host: SharedServeHost) => post(`${host.proxyUrl}/burst/v1/messages`, message);
