@@ -3,7 +3,8 @@
 // PING round trip to the same redis-server on this machine. The local pool is the floor.
 // Samples alternate between the three in blocks, so a busy moment on the shared 2-core
 // machine hits all of them alike. Then admissions per second with 3 hosts (3 connections,
-// 3 SharedPools in this process) sharing one provider at limit 4.
+// 3 SharedPools in this process) sharing one provider at limit 4, and through 3 real serve
+// processes' proxies against 1 with the provider local (shared-serve-hosts.ts).
 import type { BenchSection } from "./bench-types";
 import { systemClock } from "../electron/engine/clock";
 import { createProviderPool } from "../electron/engine/provider-pool";
@@ -13,6 +14,7 @@ import { connectRedis, type RedisLink } from "../electron/shared-pool/redis-link
 import { SharedPool } from "../electron/shared-pool/shared-pool";
 import { startRedisServer } from "../tests/support/redis-server";
 import { withinTime } from "./deadline";
+import { serveHostsThroughput } from "./shared-serve-hosts";
 import { formatMs, formatRate, percentile } from "./stats";
 
 const BLOCKS = 20;
@@ -134,7 +136,7 @@ export default async function sharedPoolBench(): Promise<BenchSection[]> {
   const server = await startRedisServer();
   const link = connectRedis(server.url);
   try {
-    return [await latency(link), await throughput(server.url)];
+    return [await latency(link), await throughput(server.url), await serveHostsThroughput(server)];
   } finally {
     await link.close();
     await server.stop();

@@ -39,6 +39,8 @@ export interface ScriptedAnswer {
   stream?: string[];
   /** After the stream's pieces, stay open and silent instead of ending. */
   stallAfterStream?: boolean;
+  /** Answer only once this settles: a test lets a whole burst arrive before any answer. */
+  after?: Promise<unknown>;
 }
 
 /** A fixed concurrent_sessions, "live" (the real in-flight count), or a broken endpoint. */
@@ -136,7 +138,8 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     if (res.destroyed) return;
 
     const scripted = queue.shift();
-    if (scripted?.hang) return;
+    if (scripted?.after) await scripted.after;
+    if (res.destroyed || scripted?.hang) return;
     if (scripted?.stream) {
       res.writeHead(200, { "content-type": "text/event-stream", ...scripted.headers });
       for (const piece of scripted.stream) {

@@ -2,7 +2,7 @@
 // and bench: its own temp folder, nothing saved to disk, 127.0.0.1 on a free port, stopped
 // by pid. Never a mock: the scripts under test are Redis's own Lua.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,8 +18,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Kills the server (SIGKILL), keeping its folder: with `persist` its data comes back on up(). */
   down(): Promise<void>;
-  /** Starts it again on the same port and folder. */
-  up(): Promise<void>;
+  /** Starts it again on the same port and folder; `empty` first deletes what it saved, as a lost disk would. */
+  up(options?: { empty?: boolean }): Promise<void>;
 }
 
 export interface RedisServerOptions {
@@ -126,7 +126,11 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
         down: async () => {
           await server?.stop();
         },
-        up: async () => {
+        up: async ({ empty = false } = {}) => {
+          if (empty) {
+            rmSync(dir, { recursive: true, force: true });
+            mkdirSync(dir);
+          }
           const again = await startOnce(dir, persist, port);
           if (!again) throw new Error(`port ${port} was taken while redis-server was down`);
           server = again;

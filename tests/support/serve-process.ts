@@ -28,12 +28,22 @@ function withoutHeadroomEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("HEADROOM_")));
 }
 
-/** `script` replaces serve's entry point and arguments (the soak's host passes its own). */
-export function startServe(options: { dataDir: string; port?: number; script?: string[] }): Promise<ServeProcess> {
-  const serveArgs = ["electron/serve.ts", "--port", String(options.port ?? 0), "--proxy-port", "0", "--data-dir", options.dataDir];
+export interface ServeOptions {
+  dataDir: string;
+  port?: number;
+  /** Replaces serve's entry point and arguments (the soak's host passes its own). */
+  script?: string[];
+  /** More of serve's arguments, e.g. `--redis-prefix`. */
+  args?: string[];
+  /** Set on top of this process's environment, whose HEADROOM_* variables are never passed on. */
+  env?: Record<string, string>;
+}
+
+export function startServe(options: ServeOptions): Promise<ServeProcess> {
+  const serveArgs = ["electron/serve.ts", "--port", String(options.port ?? 0), "--proxy-port", "0", "--data-dir", options.dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, ["--import", "tsx", ...(options.script ?? serveArgs)], {
     cwd: repoRoot,
-    env: withoutHeadroomEnv(),
+    env: { ...withoutHeadroomEnv(), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
