@@ -2,6 +2,12 @@
 // 0600. Every write is a complete temp file renamed into place, so a kill -9 never leaves half
 // of it. It is not fsynced: the page cache outlives a killed process, and only a machine crash
 // can lose a recent write (docs/durability.md). Settings stay in settings.json, fsynced by conf.
+//
+// The old file is removed before the rename rather than replaced by it: ext4 (auto_da_alloc)
+// starts writing a file renamed over another back to disk at once, and the next write then
+// waits for that, milliseconds on a busy disk, in every admission's answer. A host killed
+// between the two steps leaves no leases.json and a complete temp file, which the next start
+// renames into place.
 import fs from "node:fs";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
@@ -57,6 +63,39 @@ function load(file: string): Loaded {
   return checked.ok ? { kind: "ok", leases: checked.value.leases } : { kind: "bad", problem: checked.message, newer: false };
 }
 
+function removeIfThere(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Left for the next start to remove, with the other temp files.
+  }
+}
+
+/**
+ * With no leases file, the newest temp file that holds a whole, valid list is the one a killed
+ * host had written completely and was renaming into place: it becomes the file. (A temp file
+ * cut short by the kill never has its old file removed first, so it is only ever a leftover.)
+ */
+function adoptCompleteTemp(dir: string, fileName: string, file: string): void {
+  if (fs.existsSync(file)) return;
+  const prefix = `${fileName}.json.tmp-`;
+  const temps = fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => path.join(dir, name))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  const complete = temps.find((temp) => load(temp).kind === "ok");
+  if (complete !== undefined) fs.renameSync(complete, file);
+}
+
 /**
  * Opens `<dir>/<fileName>.json`; never throws. A file that cannot be trusted is moved aside
  * with a notice and no lease is restored. `dir` exists (the settings store made it).
@@ -71,6 +110,7 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
   let closed = false;
 
   try {
+    adoptCompleteTemp(dir, fileName, file);
     removeLeftoverTemps(dir, fileName);
     const loaded = load(file);
     if (loaded.kind === "ok") {
@@ -87,18 +127,18 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
   }
 
   const writeText = (text: string) => {
+    let complete = false;
     try {
       fs.writeFileSync(temp, `{"schemaVersion":${LEASE_FILE_VERSION},"leases":${text}}\n`, { mode: FILE_MODE });
+      complete = true;
+      removeIfThere(file);
       fs.renameSync(temp, file);
       written = text;
       lastError = undefined;
     } catch (error) {
       lastError = errorText(error);
-      try {
-        fs.rmSync(temp, { force: true });
-      } catch {
-        // Left for the next start to remove, with the other temp files.
-      }
+      // A complete temp file with no leases.json beside it is what the next start restores from.
+      if (!complete || fs.existsSync(file)) removeQuietly(temp);
     }
   };
 

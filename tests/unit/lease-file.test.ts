@@ -82,6 +82,27 @@ describe("writing", () => {
     expect(openLeaseFile(dir).read()).toEqual([held("a")]);
     expect(fs.readdirSync(dir).sort()).toEqual(["leases.json", "notes.json.tmp-4242"]);
   });
+
+  test("a host killed after removing the old file, before renaming the new one: the complete new one is used", () => {
+    const dir = fresh();
+    const whole = JSON.stringify({ schemaVersion: 1, leases: [held("a"), held("b")] });
+    fs.writeFileSync(`${leasesFile(dir)}.tmp-4242`, whole);
+    fs.writeFileSync(`${leasesFile(dir)}.tmp-4243`, '{"schemaVersion":1,"leases":[{"lea'); // an earlier leftover
+    fs.utimesSync(`${leasesFile(dir)}.tmp-4243`, new Date(0), new Date(0));
+    const file = openLeaseFile(dir);
+    expect(file.read()).toEqual([held("a"), held("b")]);
+    expect(file.notices()).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual(["leases.json"]);
+  });
+
+  test("a first write cut short by a kill leaves nothing to restore and no notice", () => {
+    const dir = fresh();
+    fs.writeFileSync(`${leasesFile(dir)}.tmp-4242`, '{"schemaVersion":1,"leases":[{"lea');
+    const file = openLeaseFile(dir);
+    expect(file.read()).toEqual([]);
+    expect(file.notices()).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 });
 
 describe("a leases file that cannot be trusted is moved aside, owner-only, with a notice", () => {
