@@ -126,15 +126,45 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
     notices.push(`Held leases file ${file} could not be read (${errorText(error)}); no lease was restored.`);
   }
 
+  // Creating the temp file is the dearest step of a write: the next one is created ahead, once
+  // the answers the last write held back have gone out, and kept open, empty, until needed.
+  let spare: number | undefined;
+  let preparing = false;
+  const prepareSpare = () => {
+    preparing = false;
+    if (spare !== undefined || closed) return;
+    try {
+      spare = fs.openSync(temp, "w", FILE_MODE);
+    } catch {
+      // The next write creates it, and reports what stops it.
+    }
+  };
+  const dropSpare = () => {
+    if (spare === undefined) return;
+    fs.closeSync(spare);
+    spare = undefined;
+    removeQuietly(temp);
+  };
+
   const writeText = (text: string) => {
     let complete = false;
     try {
-      fs.writeFileSync(temp, `{"schemaVersion":${LEASE_FILE_VERSION},"leases":${text}}\n`, { mode: FILE_MODE });
+      const fd = spare ?? fs.openSync(temp, "w", FILE_MODE);
+      spare = undefined;
+      try {
+        fs.writeFileSync(fd, `{"schemaVersion":${LEASE_FILE_VERSION},"leases":${text}}\n`);
+      } finally {
+        fs.closeSync(fd);
+      }
       complete = true;
       removeIfThere(file);
       fs.renameSync(temp, file);
       written = text;
       lastError = undefined;
+      if (!preparing) {
+        preparing = true;
+        setImmediate(prepareSpare);
+      }
     } catch (error) {
       lastError = errorText(error);
       // A complete temp file with no leases.json beside it is what the next start restores from.
@@ -160,6 +190,7 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
         : [...notices, `Held leases could not be saved to ${file} (${lastError}); new admissions are refused until it can be written.`],
     close() {
       closed = true;
+      dropSpare();
     },
   };
 }
