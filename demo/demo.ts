@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HostStartError, startHost, type RunningHost } from "../electron/host/start-host";
+import { HostStartError } from "../electron/host/host-start-error";
+import { startHost, type RunningHost } from "../electron/host/start-host";
 import { startFakeProvider, type FakeProvider } from "./fake-provider";
 import { runAgent, type AgentTally } from "./simulated-agent";
 import { DEFAULT_PORTS } from "../shared/limits";

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { HostStartError } from "../electron/host/start-host";
+import { HostStartError } from "../electron/host/host-start-error";
 import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT, parsePort } from "../electron/host/ports";
 import { stopOnSignals } from "../electron/host/stop-on-signals";
 import { DEMO_PROVIDER, startDemo } from "./demo";

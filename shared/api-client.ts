@@ -1,7 +1,7 @@
 // The one typed client of the loopback API (SPEC §3), used by the CLI, the browser window and
 // the tests, so no transport hand-rolls requests. Every operation of the table is callable as
 // `invoke(name, input)`: method, path and body come from its row. Runs wherever `fetch` exists.
-import type { Admission, ErrorCode, LeaseOutcome, RouteKey, RouteOutcome } from "./types";
+import type { Admission, ErrorCode, LeaseOutcome, RedisState, RouteKey, RouteOutcome } from "./types";
 import { keysOutsideBody, operations, pathOf, type ArgsOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
 import type { AcquireRequest, BreakerSettings, ProviderConfigPatch } from "./schemas";
 
@@ -67,7 +67,7 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     baseUrl: base,
     invoke,
-    health: () => call<{ ok: true; version: string }>("GET", "/health"),
+    health: () => call<{ ok: true; version: string; redis?: RedisState }>("GET", "/health"),
     /** A long poll (SPEC §3), not a row of the table: it may wait for as long as it is let. */
     acquire: (request: AcquireRequest, signal?: AbortSignal) => call<Admission>("POST", "/concurrency/acquire", request, signal),
     hostInfo: () => invoke("hostInfo"),

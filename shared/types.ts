@@ -156,6 +156,8 @@ export type HistoryKind =
   | "lease_released_by_hand"
   | "provider_added"
   | "provider_removed"
+  | "provider_shared"
+  | "provider_unshared"
   | "watchdog";
 
 export interface HistoryEvent {

@@ -4,9 +4,9 @@ import type {
   HeldLease,
   HistoryEvent,
   LeaseOutcome,
+  LeasesView,
   UpstreamLimits,
   UsageGateReading,
-  WaitingView,
 } from "../../shared/types";
 import type { Clock } from "./clock";
 
@@ -103,7 +103,10 @@ export interface ProviderPool {
   config(): PoolConfig;
   status(): ConcurrencyStatusEntry;
   usageReading(): UsageGateReading | undefined;
-  leases(): { held: HeldLease[]; waiting: WaitingView[] };
-  /** Answers every waiter with `removed`, clears timers. */
-  dispose(): void;
+  leases(): LeasesView;
+  /**
+   * Answers every waiter with `removed`, clears timers. `keepLeases`: the host is stopping and
+   * will restore its leases (a shared provider then leaves them in Redis, SPEC §7).
+   */
+  dispose(options?: { keepLeases?: boolean }): void;
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_PORTS } from "../../shared/limits";
-import { HostStartError } from "./start-host";
+import { HostStartError } from "./host-start-error";
 
 export const DEFAULT_API_PORT = DEFAULT_PORTS.api;
 export const DEFAULT_PROXY_PORT = DEFAULT_PORTS.proxy;

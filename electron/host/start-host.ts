@@ -1,17 +1,21 @@
 // Starts the main-process services on a data folder: lock, settings, service, loopback API.
 // Both `npm run serve` and the Electron shell go through here, so they cannot drift apart.
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import type { Server } from "node:http";
 import { systemClock } from "../engine/clock";
 import { createApiServer } from "../http/api-server";
 import { createProxyServer, type ProxyServer } from "../proxy/proxy-server";
 import { HeadroomService } from "../service/headroom-service";
+import { SharedHub } from "../shared-pool/shared-hub";
 import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
 import { checkDataDir } from "./data-dir";
 import { acquireHostLock } from "./host-lock";
+import { EXIT_DATA_DIR_UNUSABLE, HostStartError } from "./host-start-error";
+import { defaultHostName, redisOptions, type RedisOptions } from "./redis-options";
 
 export interface HostOptions {
   dataDir: string;
@@ -30,6 +34,8 @@ export interface HostOptions {
   proxyUpstreamIdleMs?: number;
   /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
   proxyWebSocketIdleMs?: number;
+  /** SPEC §7: share providers on this Redis; `--redis` flags, else HEADROOM_REDIS_URL and friends. */
+  redis?: Partial<RedisOptions>;
 }
 
 export interface RunningHost {
@@ -40,21 +46,9 @@ export interface RunningHost {
   windowUrl: string;
   /** Set when the gating proxy runs: http://127.0.0.1:<proxyPort>. */
   proxyUrl?: string;
+  /** Set when Redis is configured (SPEC §7): this host's name there and the key prefix. */
+  sharing?: { hostName: string; prefix: string };
   stop(): Promise<void>;
-}
-
-/** EX_CONFIG (sysexits.h): the data folder cannot be used as configured (SPEC §5). */
-export const EXIT_DATA_DIR_UNUSABLE = 78;
-
-/** Start-up refused for a reason the message states in full: print it, no stack. */
-export class HostStartError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-    this.name = "HostStartError";
-  }
 }
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
@@ -67,7 +61,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   let server: Server | undefined;
   let proxy: ProxyServer | undefined;
   let service: HeadroomService | undefined;
+  let hub: SharedHub | undefined;
   try {
+    const redis = redisOptions(options.redis ?? {}, env);
+    if (redis) hub = new SharedHub({ url: redis.url, prefix: redis.prefix, clock: systemClock });
     const token = loadOrCreateToken(options.dataDir, env);
     const store = openSettings({
       dir: options.dataDir,
@@ -84,6 +81,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
       ...(options.log ? { log: options.log } : {}),
+      ...(hub ? { hub } : {}),
     });
     let live: HeadroomService | undefined = service;
     server = createApiServer({
@@ -106,10 +104,13 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     }
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });
+    const sharing = redis && hub ? { hostName: redis.hostName ?? defaultHostName(hostname(), port), prefix: redis.prefix } : undefined;
+    if (sharing) hub?.start(sharing.hostName);
 
     const running = service;
     const listening = server;
     const proxying = proxy;
+    const shared = hub;
     let stopping: Promise<void> | undefined;
     return {
       service: running,
@@ -117,12 +118,14 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       port,
       windowUrl,
       ...(proxyUrl === undefined ? {} : { proxyUrl }),
+      ...(sharing ? { sharing } : {}),
       stop: () =>
         (stopping ??= (async () => {
           live = undefined; // new requests get 503 while we wind down
           // Cut proxy streams first, so their slots and route claims are released into a live service.
           await proxying?.close();
           running.close(); // waiters are answered, settings and leases written
+          await shared?.close(); // shared providers hand this host's leases and waiters back in Redis
           await closeServer(listening);
           lock.release();
         })()),
@@ -130,6 +133,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   } catch (error) {
     if (proxy?.server.listening) await proxy.close();
     service?.close();
+    await hub?.close();
     if (server?.listening) await closeServer(server);
     lock.release();
     throw error;

@@ -118,7 +118,8 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
   if (url.pathname === "/health" && method === "GET") {
     const service = options.service();
     if (!service) throw unavailable();
-    sendJson(res, 200, { ok: true, version: options.version });
+    const redis = service.redisState();
+    sendJson(res, 200, { ok: true, version: options.version, ...(redis ? { redis } : {}) });
     return;
   }
 

@@ -12,6 +12,7 @@ import type {
   LeasesView,
   LimitView,
   ProviderConfigView,
+  RedisState,
   RouteAdmission,
   RouteEntry,
   RouteKey,
@@ -23,8 +24,9 @@ import type {
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import type { Clock } from "../engine/clock";
-import type { ProviderPool, UsageProbe } from "../engine/pool-types";
+import type { AcquireResult, ProviderPool, UsageProbe } from "../engine/pool-types";
 import type { SettingsStore } from "../settings/settings-store";
+import type { SharedHub } from "../shared-pool/shared-hub";
 import { HistoryLog } from "./history-log";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
@@ -55,6 +57,8 @@ export interface ServiceOptions {
   log?: (message: string, state?: unknown) => void;
   /** Where agents reach this host; known once the servers listen, hence a function. */
   hostInfo?: () => HostInfo;
+  /** The Redis shared providers live on (SPEC §7); absent = sharing is off on this host. */
+  hub?: SharedHub;
 }
 
 export interface AcquireInput {
@@ -84,6 +88,7 @@ export class HeadroomService implements OperationService {
   private readonly journal: LeaseJournal;
   private readonly sampler: SeriesSampler;
   private readonly meter: ServiceMetrics;
+  private readonly stopWatchingRedis: (() => void) | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -93,6 +98,8 @@ export class HeadroomService implements OperationService {
       providers: () => this.status().providers,
       routes: () => this.routeService.view().routes,
       now: () => options.clock.now(),
+      isShared: (providerId) => this.providers.get(providerId)?.pool.status().shared === true,
+      redis: () => options.hub?.state(),
     });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
@@ -111,6 +118,7 @@ export class HeadroomService implements OperationService {
       newId: options.newId,
       ...(options.usageProbe ? { usageProbe: options.usageProbe } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.hub ? { hub: options.hub } : {}),
       onStatusChange: () => this.emit("status"),
       onEvent: (event) => this.record(event),
       onLeasesChange: () => this.journal.changed(),
@@ -130,12 +138,20 @@ export class HeadroomService implements OperationService {
     }
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
+    this.stopWatchingRedis = options.hub?.onConnectionChange(() => this.emit("status"));
   }
 
   // ── reading ────────────────────────────────────────────────────────────────
 
   hostInfo(): HostInfo {
-    return this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+    const info = this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+    const hostName = this.options.hub?.hostName;
+    return hostName === undefined ? info : { ...info, hostName };
+  }
+
+  /** SPEC §3 `GET /health` `redis`: only when Redis is configured, never its URL. */
+  redisState(): RedisState | undefined {
+    return this.options.hub?.state();
   }
 
   /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
@@ -147,7 +163,8 @@ export class HeadroomService implements OperationService {
     const providers: ConcurrencyStatusEntry[] = [];
     for (const provider of this.providers.sorted()) providers.push(this.providers.entryOf(provider));
     const notices = this.options.store.notices();
-    return notices.length > 0 ? { providers, notices } : { providers };
+    const redis = this.options.hub?.state();
+    return { providers, ...(notices.length > 0 ? { notices } : {}), ...(redis ? { redis } : {}) };
   }
 
   statusOf(providerId: string): ConcurrencyStatusEntry {
@@ -167,7 +184,7 @@ export class HeadroomService implements OperationService {
   }
 
   providerConfig({ providerId }: Input<"providerConfig">): ProviderConfigView {
-    const { pool, upstream, usageGate, responseTimeoutMs } = this.providers.require(providerId);
+    const { pool, upstream, usageGate, responseTimeoutMs, shared } = this.providers.require(providerId);
     const config = pool.config();
     return {
       providerId,
@@ -176,6 +193,7 @@ export class HeadroomService implements OperationService {
       responseTimeoutMs,
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
+      ...(shared ? { shared } : {}),
     };
   }
 
@@ -250,7 +268,7 @@ export class HeadroomService implements OperationService {
     this.assertOpen();
     const provider = this.providers.require(providerId);
     if (typeof patch.upstream === "string") checkNotSelf(patch.upstream, this.options.hostInfo?.());
-    if (shared === true) {
+    if (shared === true && !this.providers.canShare()) {
       // SPEC §7: sharing needs Redis, which this host does not connect to.
       throw new ServiceError(
         "invalid_input",
@@ -259,8 +277,21 @@ export class HeadroomService implements OperationService {
     }
     return this.saving(() => {
       this.providers.configure(provider, patch);
+      if (shared !== undefined) this.setShared(provider, shared);
       this.emit("status");
       return this.providerConfig({ providerId });
+    });
+  }
+
+  private setShared(provider: Provider, shared: boolean): void {
+    if (provider.shared === shared) return;
+    this.providers.setShared(provider, shared);
+    this.record({
+      kind: shared ? "provider_shared" : "provider_unshared",
+      providerId: provider.id,
+      message: shared
+        ? `Provider ${provider.id} is now shared across machines on Redis.`
+        : `Provider ${provider.id} is local to this host again.`,
     });
   }
 
@@ -299,15 +330,8 @@ export class HeadroomService implements OperationService {
 
   async acquire(input: AcquireInput): Promise<Admission> {
     this.assertOpen();
-    const { pool } = this.providers.require(input.providerId);
     const askedAt = this.options.clock.now();
-    const result = await pool.acquire({
-      ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
-      ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
-      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-      ...(input.signal === undefined ? {} : { signal: input.signal }),
-      ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.leaseTtlMs }),
-    });
+    const result = await this.admission(input, askedAt);
     if (!result.ok) {
       if (result.failure.kind === "timeout") throw queueTimeout(input.providerId, input.timeoutMs ?? 0);
       if (result.failure.kind === "aborted") throw abandoned();
@@ -331,6 +355,24 @@ export class HeadroomService implements OperationService {
       admittedAt: lease.admittedAt,
       ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }),
     };
+  }
+
+  /** Waits in the provider's queue; a provider shared or made local meanwhile queues the waiter again on its new pool. */
+  private async admission(input: AcquireInput, askedAt: number): Promise<AcquireResult> {
+    for (;;) {
+      const provider = this.providers.require(input.providerId);
+      const pool = provider.pool;
+      const timeoutMs = input.timeoutMs === undefined ? undefined : Math.max(0, input.timeoutMs - (this.options.clock.now() - askedAt));
+      const result = await pool.acquire({
+        ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
+        ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.leaseTtlMs }),
+      });
+      const moved = !result.ok && result.failure.kind === "removed" && !this.closed && this.providers.get(input.providerId)?.pool !== pool;
+      if (!moved || !this.providers.has(input.providerId)) return result;
+    }
   }
 
   /**
@@ -447,6 +489,7 @@ export class HeadroomService implements OperationService {
     if (this.closed) return;
     this.journal.close();
     this.sampler.stop();
+    this.stopWatchingRedis?.();
     this.closed = true;
     this.providers.disposeAll();
     this.routeService.dispose();

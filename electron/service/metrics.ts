@@ -2,7 +2,7 @@
 // registry per service (two hosts in one process, as in the tests, never share series).
 // Counters and the wait histogram are fed as things happen; gauges are read at scrape time.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, RouteEntry, RouteKey } from "../../shared/types";
+import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, RedisState, RouteEntry, RouteKey } from "../../shared/types";
 
 const HOUR_MS = 60 * 60_000;
 const ROUTE_STATE: Record<RouteEntry["state"], number> = { closed: 0, open: 1, "half-open": 2 };
@@ -14,38 +14,44 @@ export interface MetricsSource {
   providers(): ConcurrencyStatusEntry[];
   routes(): RouteEntry[];
   now(): number;
+  /** SPEC §7: whether the provider is shared across machines (its series carry shared="true"). */
+  isShared(providerId: string): boolean;
+  /** Only when Redis is configured. */
+  redis(): RedisState | undefined;
 }
+
+type ProviderLabels = { provider: string; shared?: string };
 
 const routeKey = (route: RouteKey) => JSON.stringify([route.targetId, route.runtimeId, route.modelId]);
 
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly admissions: Counter<"provider">;
-  private readonly rateLimited: Counter<"provider">;
-  private readonly releases: Counter<"provider" | "outcome">;
-  private readonly wait: Histogram<"provider">;
+  private readonly admissions: Counter<"provider" | "shared">;
+  private readonly rateLimited: Counter<"provider" | "shared">;
+  private readonly releases: Counter<"provider" | "shared" | "outcome">;
+  private readonly wait: Histogram<"provider" | "shared">;
   /** When each route last changed state; entries older than an hour are dropped at scrape. */
   private readonly routeChangedAt = new Map<string, number>();
 
   constructor(private readonly source: MetricsSource) {
     const registers = [this.registry];
-    this.admissions = new Counter({ name: "headroom_admissions_total", help: "Leases admitted.", labelNames: ["provider"], registers });
+    this.admissions = new Counter({ name: "headroom_admissions_total", help: "Leases admitted.", labelNames: ["provider", "shared"], registers });
     this.rateLimited = new Counter({
       name: "headroom_rate_limited_total",
       help: "Leases released as rate limited (429s).",
-      labelNames: ["provider"],
+      labelNames: ["provider", "shared"],
       registers,
     });
     this.releases = new Counter({
       name: "headroom_releases_total",
       help: "Leases released, by outcome (expired leases count as failure).",
-      labelNames: ["provider", "outcome"],
+      labelNames: ["provider", "shared", "outcome"],
       registers,
     });
     this.wait = new Histogram({
       name: "headroom_wait_seconds",
       help: "Time from asking for a slot to its admission.",
-      labelNames: ["provider"],
+      labelNames: ["provider", "shared"],
       buckets: WAIT_BUCKETS_S,
       registers,
     });
@@ -56,6 +62,16 @@ export class ServiceMetrics {
     this.providerGauge("headroom_paused", "1 while admissions are paused after a rate limit.", (e) => Number(e.paused));
     this.providerGauge("headroom_auto_reduced", "1 while the limit is lowered automatically.", (e) => Number(e.autoReduced));
     const metrics = this;
+    new Gauge({
+      name: "headroom_redis_connected",
+      help: "1 while this host reaches the Redis its shared providers live on (only when Redis is configured).",
+      registers,
+      collect() {
+        this.reset();
+        const redis = source.redis();
+        if (redis) this.set(Number(redis.connected));
+      },
+    });
     new Gauge({
       name: "headroom_route_state",
       help: "Route breaker state: 0 closed, 1 open, 2 half-open (routes not closed or changed in the last hour).",
@@ -71,13 +87,19 @@ export class ServiceMetrics {
   }
 
   admitted(providerId: string, waitMs: number): void {
-    this.admissions.inc({ provider: providerId });
-    this.wait.observe({ provider: providerId }, Math.max(0, waitMs) / 1000);
+    const labels = this.labels(providerId);
+    this.admissions.inc(labels);
+    this.wait.observe(labels, Math.max(0, waitMs) / 1000);
   }
 
   released(providerId: string, outcome: LeaseOutcome): void {
-    this.releases.inc({ provider: providerId, outcome });
-    if (outcome === "rate_limited") this.rateLimited.inc({ provider: providerId });
+    const labels = this.labels(providerId);
+    this.releases.inc({ ...labels, outcome });
+    if (outcome === "rate_limited") this.rateLimited.inc(labels);
+  }
+
+  private labels(providerId: string): ProviderLabels {
+    return this.source.isShared(providerId) ? { provider: providerId, shared: "true" } : { provider: providerId };
   }
 
   /** History events that move a route mark it as recently changed. */
@@ -94,11 +116,13 @@ export class ServiceMetrics {
     new Gauge({
       name,
       help,
-      labelNames: ["provider"],
+      labelNames: ["provider", "shared"],
       registers: [this.registry],
       collect() {
         this.reset(); // a removed provider's series goes with it
-        for (const entry of source.providers()) this.set({ provider: entry.providerId }, read(entry));
+        for (const entry of source.providers()) {
+          this.set(entry.shared ? { provider: entry.providerId, shared: "true" } : { provider: entry.providerId }, read(entry));
+        }
       },
     });
   }

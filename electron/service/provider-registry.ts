@@ -4,14 +4,19 @@ import type { ConcurrencyStatusEntry, HistoryEvent, UsageGateConfig } from "../.
 import { LIMITS } from "../../shared/limits";
 import { canonicalUrl, type ProviderConfigPatch, type ProviderSettings, type StoredLease } from "../../shared/schemas";
 import type { Clock } from "../engine/clock";
-import type { ProviderPool, UsageProbe } from "../engine/pool-types";
+import type { PersistedLease, PoolConfig, PoolDeps, ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createProviderPool } from "../engine/provider-pool";
+import type { SharedHub } from "../shared-pool/shared-hub";
+import { SharedProviderPool } from "../shared-pool/shared-provider-pool";
 import { unknownProvider } from "./service-error";
 import type { SettingsWriter } from "./settings-writer";
 
 export interface Provider {
   readonly id: string;
-  readonly pool: ProviderPool;
+  /** Replaced when the provider is shared or made local again (SPEC §7). */
+  pool: ProviderPool;
+  /** Kept on Redis (SPEC §7); stays true in the settings while Redis is not configured. */
+  shared: boolean;
   upstream?: string | undefined;
   usageGate?: UsageGateConfig | undefined;
   /** The proxy's wait for an upstream's headers and longest silence in a stream (SPEC §1). */
@@ -28,6 +33,8 @@ export interface RegistryDeps {
   onEvent: (event: Omit<HistoryEvent, "at">) => void;
   onLeasesChange: () => void;
   onLeaseExpired: (leaseId: string) => void;
+  /** The Redis this host shares providers on (SPEC §7); absent = every provider is local. */
+  hub?: SharedHub;
 }
 
 export class ProviderRegistry {
@@ -61,30 +68,65 @@ export class ProviderRegistry {
 
   /** Creates the pool for stored or new settings; `persist` writes a new provider to disk. */
   add(providerId: string, settings: ProviderSettings, persist: boolean): Provider {
-    const { upstream, usageGate, responseTimeoutMs, ...config } = settings;
-    const probe = this.probeFor(usageGate);
-    const pool = createProviderPool(config, {
-      providerId,
-      clock: this.deps.clock,
-      newId: this.deps.newId,
-      onChange: this.deps.onStatusChange,
-      onConfigChange: () => this.persist(providerId),
-      onEvent: (event) => this.deps.onEvent({ ...event, providerId }),
-      onLeasesChange: this.deps.onLeasesChange,
-      onLeaseExpired: this.deps.onLeaseExpired,
-      ...(this.deps.log ? { log: this.deps.log } : {}),
-      ...(probe ? { usageProbe: probe } : {}),
-    });
+    const { upstream, usageGate, responseTimeoutMs, shared, ...config } = settings;
     const provider: Provider = {
       id: providerId,
-      pool,
+      pool: this.poolFor(providerId, shared === true, usageGate, config, []),
+      shared: shared === true,
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
       responseTimeoutMs: responseTimeoutMs ?? LIMITS.responseTimeoutMs.default,
     };
+    if (provider.shared && !this.deps.hub) {
+      this.deps.log?.(`Provider ${providerId} is shared, but HEADROOM_REDIS_URL is not set: it runs locally on this host until it is.`);
+    }
     this.byId.set(providerId, provider);
     if (persist) this.persist(providerId);
     return provider;
+  }
+
+  /**
+   * Shares the provider on Redis or makes it local again (SPEC §7). Held leases move with it and
+   * count at once; waiters of the old pool are answered `removed`, and the service queues them
+   * again on the new one.
+   */
+  setShared(provider: Provider, shared: boolean): void {
+    if (provider.shared === shared) return;
+    const old = provider.pool;
+    provider.shared = shared;
+    provider.pool = this.poolFor(provider.id, shared, provider.usageGate, old.config(), old.heldLeases());
+    old.dispose();
+    this.persist(provider.id);
+  }
+
+  /** Whether sharing is possible on this host: Redis is configured. */
+  canShare(): boolean {
+    return this.deps.hub !== undefined;
+  }
+
+  private poolFor(
+    providerId: string,
+    shared: boolean,
+    usageGate: UsageGateConfig | undefined,
+    config: PoolConfig,
+    held: PersistedLease[],
+  ): ProviderPool {
+    const deps = {
+      providerId,
+      clock: this.deps.clock,
+      onChange: this.deps.onStatusChange,
+      onConfigChange: () => this.persist(providerId),
+      onEvent: (event: Omit<HistoryEvent, "at" | "providerId">) => this.deps.onEvent({ ...event, providerId }),
+      onLeasesChange: this.deps.onLeasesChange,
+      onLeaseExpired: this.deps.onLeaseExpired,
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+    } satisfies Partial<PoolDeps>;
+    const hub = this.deps.hub;
+    if (shared && hub) return new SharedProviderPool(config, { ...deps, hub, adopt: held });
+    const probe = this.probeFor(usageGate);
+    const pool = createProviderPool(config, { ...deps, newId: this.deps.newId, ...(probe ? { usageProbe: probe } : {}) });
+    for (const lease of held) pool.restoreLease(lease, lease.ttlMs);
+    return pool;
   }
 
   /** Applies an upstream / usage-gate / timeout patch (`null` clears) and writes it. */
@@ -130,8 +172,9 @@ export class ProviderRegistry {
     return leases;
   }
 
+  /** The host is stopping: held leases stay where a restart finds them (on disk, and in Redis for shared ones). */
   disposeAll(): void {
-    for (const { pool } of this.byId.values()) pool.dispose();
+    for (const { pool } of this.byId.values()) pool.dispose({ keepLeases: true });
   }
 
   private probeFor(gate: UsageGateConfig | undefined) {
@@ -149,6 +192,7 @@ export class ProviderRegistry {
       ...(provider.responseTimeoutMs === LIMITS.responseTimeoutMs.default
         ? {}
         : { responseTimeoutMs: provider.responseTimeoutMs }),
+      ...(provider.shared ? { shared: true } : {}),
     };
     this.deps.writer.saveProvider(providerId, settings);
   }

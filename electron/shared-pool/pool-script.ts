@@ -7,8 +7,11 @@
 // Keys live under `<prefix>:<providerId>:` (computed in the script: a single Redis node or
 // primary, never Redis Cluster, SPEC §7):
 //   cfg        hash  limit, cooldownMs, autoReduced (0/1), autoReducedFrom
-//   state      hash  pausedUntil, c429 (consecutive 429s), gen (reductions so far), seq (arrivals)
-//   held       hash  leaseId -> "gen|admittedAt|host"   (gen: reductions before its admission)
+//   state      hash  pausedUntil, c429 (consecutive 429s), gen (reductions so far), seq (arrivals),
+//                    pauseReason (set by an early pause, cleared by a 429: absent means a 429's)
+//   held       hash  leaseId -> "gen|admittedAt|host"   (gen: reductions before its admission;
+//                    -1: adopted once reduced, so it speaks of an older limit)
+//   agents     hash  leaseId or waiterId -> agentId      (only those that named one)
 //   queue      zset  waiterId scored by arrival seq     (FIFO by arrival at Redis)
 //   waiters    hash  waiterId -> "enqueuedAt|deadline|ttl|host" (deadline, ttl -1: none)
 //   expiries   zset  TTL leaseId scored by when it expires unless heartbeated
@@ -18,12 +21,14 @@
 //                    "t|id" (timed out) or "x|id" (its TTL lease expired)
 //   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
 //   done:<req> string a release's answer, kept 10 min so a resent release answers the same
+// Channel `changed` carries the name of a host whose operation changed what the status shows.
 // state.upSince is when this provider's state was (re)created, or when hosts were heard again
 // after an outage (state.heardAt: the latest drive): a host is judged dead when
 // now − max(last seen, upSince) > HOST_EXPIRY_MS, so a Redis that lost its data waits for
 // hosts to come back before freeing anything of theirs.
-// Waiter and lease ids are `<host>#<n>`: namespaced by host, and a lease keeps its waiter's id.
+// Waiter and lease ids are `<host>.<n>`: namespaced by host, and a lease keeps its waiter's id.
 import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/backoff";
+import { EXTRA_OPERATIONS, EXTRAS_LUA } from "./pool-script-extras";
 
 /** A host silent this long loses its leases (released as failures) and its waiters (SPEC §7). */
 export const HOST_EXPIRY_MS = 10_000;
@@ -49,6 +54,7 @@ export const OPERATIONS = [
   "status",
   "heartbeat",
   "rejoin",
+  ...EXTRA_OPERATIONS,
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -63,7 +69,7 @@ local epoch = redis.call('GET', P..':epoch')
 if op ~= 'seed' and op ~= 'rejoin' and epoch ~= ARGV[5] then return {{-2}, {}, {}, 0} end
 local CFG, STATE, HELD = P..':cfg', P..':state', P..':held'
 local QUEUE, WAITERS, RECYCLING = P..':queue', P..':waiters', P..':recycling'
-local HOSTS, EXPIRIES, TTLS = P..':hosts', P..':expiries', P..':ttls'
+local HOSTS, EXPIRIES, TTLS, AGENTS = P..':hosts', P..':expiries', P..':ttls', P..':agents'
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
 local HOST_EXPIRY = ${HOST_EXPIRY_MS}
 local SILENCE = ${SILENCE_MS}
@@ -73,8 +79,11 @@ local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
 local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom', 'version')
 local limit, cooldown = tonumber(cfg[1]) or 1, tonumber(cfg[2]) or 0
 local autoReduced, autoReducedFrom = tonumber(cfg[3]) or 0, tonumber(cfg[4]) or -1
-local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429', 'holdUntil')
+local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429', 'holdUntil', 'pauseReason')
 local pauseEnd, gen, upSince, c429 = tonumber(st[1]), tonumber(st[2]) or 0, tonumber(st[3]), tonumber(st[4]) or 0
+local pauseReason = st[6]
+-- Whether this operation changed what a status shows: other hosts hear of it on 'changed'.
+local changed = false
 -- After Redis lost its data, new admissions wait until hosts have had 10 s to re-register.
 local holdUntil = tonumber(st[5])
 if holdUntil and now >= holdUntil then holdUntil = nil end
@@ -107,6 +116,7 @@ local function hasFree() return held + recycling < limit and not pausedUntil() a
 -- Every settings change carries a version, so a Redis that lost them is re-seeded with the newest.
 local function changedSettings() redis.call('HINCRBY', CFG, 'version', 1) end
 local function recycle(id)
+  changed = true
   if cooldown > 0 then
     redis.call('ZADD', RECYCLING, now + cooldown, id)
     recycling = recycling + 1
@@ -116,6 +126,7 @@ end
 local function admit(id, enqueuedAt, h, ttl)
   redis.call('HSET', HELD, id, string.format('%d|%d|%s', gen, now, h))
   held = held + 1
+  changed = true
   local expiresAt = -1
   if ttl >= 0 then
     expiresAt = now + ttl
@@ -125,10 +136,25 @@ local function admit(id, enqueuedAt, h, ttl)
   end
   tell(h, string.format('a|%s|%d|%d|%d', id, now, enqueuedAt, expiresAt))
 end
+-- A lease this host holds but Redis did not know of (re-registered or adopted): held at
+-- once, over the limit if it must be, with its own expiry and ttl.
+local function register(id, leaseGen, admittedAt, expiresAt, ttl, agent)
+  redis.call('HSET', HELD, id, leaseGen..'|'..admittedAt..'|'..host)
+  held = held + 1
+  changed = true
+  if agent ~= '' then redis.call('HSET', AGENTS, id, agent) end
+  if tonumber(ttl) >= 0 then
+    redis.call('ZADD', EXPIRIES, expiresAt, id)
+    redis.call('HSET', TTLS, id, ttl)
+    expiring = expiring + 1
+  end
+end
 -- A lease stops being held: its expiry, if it had one, goes with it.
 local function unhold(id)
   redis.call('HDEL', HELD, id)
+  redis.call('HDEL', AGENTS, id)
   held = held - 1
+  changed = true
   if expiring > 0 and redis.call('ZREM', EXPIRIES, id) == 1 then
     redis.call('HDEL', TTLS, id)
     expiring = expiring - 1
@@ -139,8 +165,15 @@ local function unqueue(id)
   if not rec then return nil end
   redis.call('HDEL', WAITERS, id)
   redis.call('ZREM', QUEUE, id)
+  changed = true
   local enq, deadline, ttl, h = string.match(rec, '^(%-?%d+)|(%-?%d+)|(%-?%d+)|(.*)$')
   return tonumber(enq), tonumber(deadline), h, tonumber(ttl)
+end
+
+-- A waiter answered without admission: its agent goes with it.
+local function timedOut(h, id)
+  redis.call('HDEL', AGENTS, id)
+  tell(h, 't|'..id)
 end
 
 -- Admits queued waiters, oldest first, while slots and the pause allow. A head whose
@@ -150,7 +183,7 @@ local function drive()
     local head = redis.call('ZRANGE', QUEUE, 0, 0)[1]
     if not head then return end
     local enq, deadline, h, ttl = unqueue(head)
-    if deadline >= 0 and deadline <= now then tell(h, 't|'..head) else admit(head, enq, h, ttl) end
+    if deadline >= 0 and deadline <= now then timedOut(h, head) else admit(head, enq, h, ttl) end
   end
 end
 
@@ -161,7 +194,7 @@ local function timeOutBefore(untilAt)
     local deadline = tonumber(string.match(rec, '^%-?%d+|(%-?%d+)|'))
     if deadline >= 0 and deadline < untilAt then
       local _, _, h = unqueue(id)
-      tell(h, 't|'..id)
+      timedOut(h, id)
     end
   end
 end
@@ -175,6 +208,13 @@ end
 -- Returns whether the pause was extended, its end, and whether the limit was lowered.
 local function rateLimited(leaseGen, retryAfter)
   local current = pausedUntil()
+  -- A pause the provider's headers asked for came before any 429: this 429 opens the window.
+  local wasPaused = current and not pauseReason
+  if pauseReason then
+    redis.call('HDEL', STATE, 'pauseReason')
+    pauseReason = nil
+  end
+  changed = true
   c429 = c429 + 1
   redis.call('HSET', STATE, 'c429', c429)
   local untilAt = now + pauseAfter429(c429, retryAfter)
@@ -187,7 +227,7 @@ local function rateLimited(leaseGen, retryAfter)
   end
   -- One pause window lowers the limit once; a late 429 from a lease admitted before the
   -- last reduction speaks of the old limit; at limit 1 a 429 only pauses.
-  if current or leaseGen ~= gen or limit <= 1 then return extended, untilAt, 0 end
+  if wasPaused or leaseGen ~= gen or limit <= 1 then return extended, untilAt, 0 end
   if autoReduced == 0 then
     autoReducedFrom = limit
     redis.call('HSET', CFG, 'autoReducedFrom', limit)
@@ -203,6 +243,7 @@ end
 -- released as failures (recycling as usual) and their waiters leave the queue.
 local function forgetHosts(hosts)
   local gone = {}
+  changed = true
   for _, h in ipairs(hosts) do
     gone[h] = true
     redis.call('ZREM', HOSTS, h)
@@ -210,14 +251,17 @@ local function forgetHosts(hosts)
   end
   local leases = redis.call('HGETALL', HELD)
   for i = 1, #leases, 2 do
-    if gone[string.match(leases[i + 1], '^%d+|%-?%d+|(.*)$')] then
+    if gone[string.match(leases[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then
       unhold(leases[i])
       recycle(leases[i])
     end
   end
   local waiters = redis.call('HGETALL', WAITERS)
   for i = 1, #waiters, 2 do
-    if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|%-?%d+|(.*)$')] then unqueue(waiters[i]) end
+    if gone[string.match(waiters[i + 1], '^%-?%d+|%-?%d+|%-?%d+|(.*)$')] then
+      unqueue(waiters[i])
+      redis.call('HDEL', AGENTS, waiters[i])
+    end
   end
   drive()
 end
@@ -264,11 +308,11 @@ if expiring > 0 then
     local rec = redis.call('HGET', HELD, id)
     unhold(id)
     recycle(id)
-    tell(string.match(rec, '^%d+|%-?%d+|(.*)$'), 'x|'..id)
+    tell(string.match(rec, '^%-?%d+|%-?%d+|(.*)$'), 'x|'..id)
   end
   if #expired > 0 then drive() end
 end
-
+${EXTRAS_LUA}
 local result
 if op == 'seed' then
   -- If Redis already holds the provider, its settings win (SPEC §7).
@@ -277,6 +321,7 @@ if op == 'seed' then
     redis.call('SET', P..':epoch', epoch)
     redis.call('HSET', STATE, 'epochAt', nowArg)
   end
+  changed = true -- one more live host, if nothing else
   if redis.call('EXISTS', CFG) == 0 then
     redis.call('HSET', CFG, 'limit', ARGV[6], 'cooldownMs', ARGV[7], 'autoReduced', ARGV[8], 'version', 0)
     if tonumber(ARGV[9]) >= 0 then redis.call('HSET', CFG, 'autoReducedFrom', ARGV[9]) end
@@ -286,8 +331,8 @@ if op == 'seed' then
   end
 elseif op == 'rejoin' then
   -- Redis lost the state this host joined (ARGV[5]); ARGV[6] is a new epoch, ARGV[7..11] the
-  -- newest settings this host saw with their version, ARGV[12..] its leases as
-  -- "id|admittedAt|expiresAt|ttl". The first host back opens a 10 s window in which new
+  -- newest settings this host saw with their version, ARGV[12..] its leases, five arguments
+  -- each: id, admittedAt, expiresAt, ttl, agentId ('' none). The first host back opens a 10 s window in which new
   -- admissions wait; a lease re-registered after it is still taken (and may exceed the limit).
   if epoch == ARGV[5] then
     result = {0, epoch, 0}
@@ -309,34 +354,29 @@ elseif op == 'rejoin' then
     end
     redis.call('ZADD', HOSTS, nowArg, host)
     local late = 0
-    for i = 12, #ARGV do
-      local id, admittedAt, expiresAt, ttl = string.match(ARGV[i], '^(.*)|(%-?%d+)|(%-?%d+)|(%-?%d+)$')
-      if redis.call('HEXISTS', HELD, id) == 0 then
-        redis.call('HSET', HELD, id, gen..'|'..admittedAt..'|'..host)
-        held = held + 1
-        if tonumber(ttl) >= 0 then
-          redis.call('ZADD', EXPIRIES, expiresAt, id)
-          redis.call('HSET', TTLS, id, ttl)
-          expiring = expiring + 1
-        end
+    for i = 12, #ARGV, 5 do
+      if redis.call('HEXISTS', HELD, ARGV[i]) == 0 then
+        register(ARGV[i], gen, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
         if now >= holdEnd then late = late + 1 end
       end
     end
+    changed = true
     result = {1, epoch, late}
   end
 elseif op == 'acquire' then
-  local id, deadline, zero, ttl = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1', tonumber(ARGV[9])
+  local id, deadline, zero, ttl, agent = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1', tonumber(ARGV[9]), ARGV[10]
   local pu = pausedUntil()
   -- The client resends a command whose reply a dropped connection lost: the second one finds
   -- the waiter already held (its admission is told again) or queued, and changes nothing.
   local already = redis.call('HGET', HELD, id)
   if already then
-    local admittedAt = string.match(already, '^%d+|(%-?%d+)|')
+    local admittedAt = string.match(already, '^%-?%d+|(%-?%d+)|')
     local expiresAt = redis.call('ZSCORE', EXPIRIES, id) or '-1'
     tell(host, 'a|'..id..'|'..admittedAt..'|'..admittedAt..'|'..expiresAt)
   elseif redis.call('HEXISTS', WAITERS, id) == 1 then
     -- still queued: nothing to do
   elseif hasFree() and redis.call('ZCARD', QUEUE) == 0 then
+    if agent and agent ~= '' then redis.call('HSET', AGENTS, id, agent) end
     admit(id, now, host, ttl)
   elseif zero or (deadline >= 0 and pu and deadline < pu) then
     tell(host, 't|'..id)
@@ -344,10 +384,13 @@ elseif op == 'acquire' then
     local seq = redis.call('HINCRBY', STATE, 'seq', 1)
     redis.call('ZADD', QUEUE, seq, id)
     redis.call('HSET', WAITERS, id, string.format('%d|%d|%d|%s', now, deadline, ttl, host))
+    if agent and agent ~= '' then redis.call('HSET', AGENTS, id, agent) end
+    changed = true
   end
   result = {1}
 elseif op == 'leave' then
   result = {unqueue(ARGV[6]) and 1 or 0}
+  if result[1] == 1 then redis.call('HDEL', AGENTS, ARGV[6]) end
 elseif op == 'release' or op == 'undelivered' then
   -- Each release carries a request id: the client resends a command whose reply a dropped
   -- connection lost, and the resend must get the first answer, not "not held".
@@ -368,7 +411,7 @@ elseif op == 'release' or op == 'undelivered' then
       if outcome == 'success' then
         if c429 ~= 0 then redis.call('HSET', STATE, 'c429', 0) end
       elseif outcome == 'rate_limited' then
-        extended, untilAt, reduced = rateLimited(tonumber(string.match(rec, '^(%d+)|')), tonumber(ARGV[8]))
+        extended, untilAt, reduced = rateLimited(tonumber(string.match(rec, '^(%-?%d+)|')), tonumber(ARGV[8]))
       end
       recycle(ARGV[6])
     end
@@ -381,16 +424,19 @@ elseif op == 'setLimit' then
   redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 0)
   redis.call('HDEL', CFG, 'autoReducedFrom')
   changedSettings()
+  changed = true
   drive()
   result = {1}
 elseif op == 'setCooldown' then
   redis.call('HSET', CFG, 'cooldownMs', ARGV[6])
   changedSettings()
+  changed = true
   result = {1}
 elseif op == 'resume' then
   local wasPaused = pausedUntil() and 1 or 0
   redis.call('HDEL', STATE, 'pausedUntil')
   pauseEnd = nil
+  changed = changed or wasPaused == 1
   drive()
   result = {wasPaused}
 elseif op == 'drive' then
@@ -403,7 +449,7 @@ elseif op == 'drive' then
     local recs = redis.call('HMGET', HELD, unpack(ids))
     for i, rec in ipairs(recs) do
       if rec then
-        local admittedAt = string.match(rec, '^%d+|(%-?%d+)|')
+        local admittedAt = string.match(rec, '^%-?%d+|(%-?%d+)|')
         local expiresAt = redis.call('ZSCORE', EXPIRIES, ids[i]) or '-1'
         tell(host, 'a|'..ids[i]..'|'..admittedAt..'|'..admittedAt..'|'..expiresAt)
       end
@@ -429,7 +475,10 @@ elseif op == 'status' then
   result = {
     limit, held, redis.call('ZCARD', QUEUE), pausedUntil() or -1, cooldown, autoReduced, autoReducedFrom,
     recycling, redis.call('ZCOUNT', HOSTS, now - HOST_EXPIRY, '+inf'), tonumber(cfg[5]) or 0,
+    pauseReason or '',
   }
+elseif extras[op] then
+  result = extras[op]()
 else
   return redis.error_reply('unknown shared pool operation '..tostring(op))
 end
@@ -437,6 +486,7 @@ end
 -- Other hosts with new answers are woken. A wake-up ('drive') or a waiter giving up
 -- ('leave') also collects what other hosts left for this one, oldest first.
 for h in pairs(told) do redis.call('PUBLISH', P..':wake:'..h, '1') end
+if changed then redis.call('PUBLISH', P..':changed', host) end
 local answers = mine
 if op == 'drive' or op == 'leave' then
   answers = redis.call('LRANGE', P..':inbox:'..host, 0, -1)

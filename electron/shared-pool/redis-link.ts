@@ -26,10 +26,12 @@ export interface RedisLink {
   run(args: (string | number)[]): Promise<ScriptReply>;
   /** Runs one route breaker operation: `operation, keyPrefix, now, ...arguments` (breaker-script.ts). */
   breaker(args: (string | number)[]): Promise<BreakerReply>;
-  /** Calls `onWake` whenever another host left answers for `host` on this provider key prefix. */
-  subscribe(channel: string, onWake: () => void): Promise<() => Promise<void>>;
+  /** Calls `onMessage` with each message published on `channel` (wake-ups, changes). */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Whether the command connection is up now; while it is not, commands wait to be sent. */
   readonly connected: boolean;
+  /** Why the last connection attempt failed, until one succeeds (no URL in it: ioredis names host and port only). */
+  readonly lastError: string | undefined;
   /** Calls `listener` whenever the command connection goes down or comes back. */
   onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Redis's clock (`TIME`) in epoch ms. */
@@ -51,23 +53,27 @@ export function connectRedis(url: string): RedisLink {
   let subscriber: Redis | undefined;
   const connectionListeners = new Set<(connected: boolean) => void>();
   let up = false;
+  let lastError: string | undefined;
   const tellConnection = (now: boolean) => {
     if (now === up) return;
     up = now;
     for (const listener of connectionListeners) listener(now);
   };
-  commands.on("ready", () => tellConnection(true));
+  commands.on("ready", () => {
+    lastError = undefined;
+    tellConnection(true);
+  });
   commands.on("close", () => tellConnection(false));
-  // ioredis retries by itself; the outage is reported through `connected`, not thrown.
-  commands.on("error", () => undefined);
-  const listeners = new Map<string, Set<() => void>>();
+  // ioredis retries by itself; the outage is reported through `connected` and `lastError`, not thrown.
+  commands.on("error", (error: Error) => (lastError = error.message));
+  const listeners = new Map<string, Set<(message: string) => void>>();
 
   const subscriberConnection = (): Redis => {
     if (subscriber) return subscriber;
     subscriber = new Redis(url, { maxRetriesPerRequest: null });
     subscriber.on("error", () => undefined);
-    subscriber.on("message", (channel: string) => {
-      for (const listener of listeners.get(channel) ?? []) listener();
+    subscriber.on("message", (channel: string, message: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener(message);
     });
     return subscriber;
   };
@@ -76,13 +82,16 @@ export function connectRedis(url: string): RedisLink {
     get connected() {
       return up;
     },
+    get lastError() {
+      return lastError;
+    },
     onConnectionChange(listener) {
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
     },
     run: (args) => runScript(...args),
     breaker: (args) => runBreaker(...args),
-    async subscribe(channel, onWake) {
+    async subscribe(channel, onMessage) {
       const connection = subscriberConnection();
       let set = listeners.get(channel);
       if (!set) {
@@ -90,9 +99,9 @@ export function connectRedis(url: string): RedisLink {
         listeners.set(channel, set);
         await connection.subscribe(channel);
       }
-      set.add(onWake);
+      set.add(onMessage);
       return async () => {
-        set.delete(onWake);
+        set.delete(onMessage);
         if (set.size > 0) return;
         listeners.delete(channel);
         await connection.unsubscribe(channel);
@@ -106,6 +115,12 @@ export function connectRedis(url: string): RedisLink {
       await commands.ping();
     },
     async close() {
+      // QUIT would wait in the offline queue for a Redis that may never come back.
+      if (!up) {
+        commands.disconnect();
+        subscriber?.disconnect();
+        return;
+      }
       await Promise.all([commands.quit(), subscriber?.quit()]);
     },
   };

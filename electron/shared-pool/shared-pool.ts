@@ -11,10 +11,12 @@ import { checkCooldownMs, checkLimit } from "../../shared/validate";
 import { valid } from "../engine/adaptive-limit";
 import type { Clock, TimerHandle } from "../engine/clock";
 import * as say from "../engine/pool-messages";
-import type { AcquireOptions, AcquireResult, Lease, PoolConfig } from "../engine/pool-types";
+import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { ChangeFeed } from "./change-feed";
 import { readInboxEntry } from "./inbox";
+import { readLeaseList, type SharedLeaseList } from "./lease-list";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
 import { statusEntry, unreachableEntry, type SharedStatusEntry } from "./shared-status";
@@ -56,12 +58,17 @@ interface Waiting {
 export type { SharedStatusEntry } from "./shared-status";
 
 const DEFAULT_POLL_MS = 1_000;
+/** The script's answers to `adopt` for a lease another host holds, and for one that had expired. */
+const HELD_ELSEWHERE = -2;
+const EXPIRED = -3;
 /** The script's answer to an operation naming an epoch Redis no longer holds (pool-script.ts). */
 const STALE_EPOCH = -2;
 
 /** Names one release: a resend of it gets its first answer; another release of the lease does not. */
 const requestId = (leaseId: string): string => `${leaseId}@${randomUUID()}`;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
+/** Operations that change nothing of their own: a status reader is not told of its own reading. */
+const READS: ReadonlySet<Operation> = new Set(["status", "leases"]);
 
 export class SharedPool {
   readonly providerId: string;
@@ -74,7 +81,8 @@ export class SharedPool {
   private noticeDismissed = false;
   private arrivals = 0;
   private readonly timers: WakeTimers;
-  private unsubscribe: (() => Promise<void>) | undefined;
+  private unsubscribe: (() => Promise<void>)[] = [];
+  private readonly changes: ChangeFeed;
   private stopWatchingLink: (() => void) | undefined;
   /** The last entry Redis gave: what status() shows while Redis is unreachable. */
   private lastStatus: SharedStatusEntry | undefined;
@@ -90,12 +98,16 @@ export class SharedPool {
     this.providerId = deps.providerId;
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
     this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
+    this.changes = new ChangeFeed(deps.clock, deps.host, () => this.deps.onChange?.());
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
   async start(config: PoolConfig): Promise<void> {
     this.noticeDismissed = config.noticeDismissed;
-    this.unsubscribe = await this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive());
+    this.unsubscribe = await Promise.all([
+      this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive()),
+      this.deps.redis.subscribe(`${this.keys}:changed`, (from) => this.changes.heard(from)),
+    ]);
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
     this.joined = String(epoch);
@@ -119,13 +131,13 @@ export class SharedPool {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.deps.clock.now();
-    const waiterId = `${this.deps.host}#${++this.arrivals}`;
+    const waiterId = `${this.deps.host}.${++this.arrivals}`;
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
       const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
       const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
-      const asked = [deadline, zero, options.ttlMs ?? -1];
+      const asked = [deadline, zero, options.ttlMs ?? -1, options.agentId ?? ""];
       const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort, asked };
       this.waiting.set(waiterId, entry);
       // Armed now, on the caller's clock, so its deadline is judged in order with every other event.
@@ -217,17 +229,37 @@ export class SharedPool {
     const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "", requestId(leaseId));
     if (!reply || reply[0] !== 1) return false;
     this.forget(leaseId);
-    const [, extended, pausedUntil, reduced, limit] = reply as number[];
-    if (outcome === "rate_limited") {
-      this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
-      if (extended === 1) this.event("paused", say.pausedMessage(this.providerId, (pausedUntil as number) - now));
-    }
-    if (reduced === 1) {
-      this.noticeDismissed = false;
-      this.background(this.status());
-      this.event("reduced", say.reductionNotice(this.providerId, (limit as number) + 1, limit as number));
-    }
+    if (outcome === "rate_limited") this.told429(reply, now, retryAfterMs);
     return true;
+  }
+
+  /** A request riding on a held lease got a 429: as its `rate_limited` release would, and it stays held. */
+  async rateLimitedOn(leaseId: string, retryAfterMs?: number): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const reply = await this.call("rateLimitedOn", leaseId, retryAfterMs ?? "");
+    if (reply?.[0] !== 1) return false;
+    this.told429(reply, now, retryAfterMs);
+    return true;
+  }
+
+  /** The history of a 429 the script judged: `[1, extended, pausedUntil, reduced, limit]`. */
+  private told429([, extended, pausedUntil, reduced, limit]: number[], now: number, retryAfterMs: number | undefined): void {
+    this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
+    if (extended === 1) this.event("paused", say.pausedMessage(this.providerId, (pausedUntil as number) - now));
+    if (reduced !== 1) return;
+    this.noticeDismissed = false;
+    this.background(this.status());
+    this.event("reduced", say.reductionNotice(this.providerId, (limit as number) + 1, limit as number));
+  }
+
+  /**
+   * The early pause (SPEC §6: the provider's headers say no requests are left until `untilMs`):
+   * never shortens a longer pause, lowers nothing; a pause it starts shows `reason`.
+   */
+  async pauseUntil(untilMs: number, reason: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const reply = await this.call("pauseUntil", untilMs, reason);
+    if (reply?.[0] === 1) this.event("paused", say.earlyPauseMessage(this.providerId, (reply[1] as number) - now));
   }
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
@@ -250,6 +282,41 @@ export class SharedPool {
   /** The leases this host holds on the shared provider, as it was handed them. */
   heldLeases(): Lease[] {
     return [...this.held.values()];
+  }
+
+  isHeld(leaseId: string): boolean {
+    return this.held.has(leaseId);
+  }
+
+  /**
+   * Leases this host holds that Redis does not know of for it: restored from disk after a
+   * restart (those Redis still holds for this host stay as they are) or moved from a local
+   * pool. Held at once, over the limit if they must be; a TTL lease runs at least its ttl
+   * from now, and one with no time left expires here (SPEC §3).
+   */
+  async adopt(leases: PersistedLease[]): Promise<void> {
+    if (leases.length === 0) return;
+    const ttls = leases.map(({ ttlMs, expiresAt, admittedAt }) => ttlMs ?? (expiresAt === undefined ? -1 : Math.max(0, expiresAt - admittedAt)));
+    const args = leases.flatMap((lease, i) => [lease.leaseId, lease.admittedAt, lease.expiresAt ?? -1, ttls[i] as number, lease.agentId ?? ""]);
+    const reply = await this.call("adopt", ...args);
+    if (!reply) return;
+    leases.forEach(({ leaseId, agentId, admittedAt }, i) => {
+      const expiresAt = Number(reply[i]);
+      // A new waiter's id must not be one this host held before a restart.
+      const arrival = leaseId.startsWith(`${this.deps.host}.`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
+      if (arrival > this.arrivals) this.arrivals = arrival;
+      if (expiresAt === HELD_ELSEWHERE) return;
+      if (expiresAt === EXPIRED) {
+        this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
+        this.deps.onLeaseExpired?.(leaseId);
+        return;
+      }
+      const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt: admittedAt };
+      if (agentId !== undefined) lease.agentId = agentId;
+      if (expiresAt >= 0) lease.expiresAt = expiresAt;
+      if (expiresAt >= 0) this.ttls.set(leaseId, ttls[i] as number);
+      this.held.set(leaseId, lease);
+    });
   }
 
   // ── settings ───────────────────────────────────────────────────────────────
@@ -281,6 +348,19 @@ export class SharedPool {
     return { limit, cooldownMs, autoReduced, ...(autoReduced ? { autoReducedFrom } : {}), noticeDismissed: this.noticeDismissed };
   }
 
+  /** Every host's held leases and waiters, in FIFO order, on Redis's clock. */
+  async leaseList(): Promise<SharedLeaseList> {
+    const reply = await this.call("leases");
+    if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
+    return readLeaseList(reply);
+  }
+
+  /** The last entry Redis gave (what status() would answer while it is unreachable), without asking. */
+  lastKnownStatus(): SharedStatusEntry | undefined {
+    if (!this.lastStatus || this.deps.redis.connected) return this.lastStatus;
+    return unreachableEntry(this.lastStatus, this.waiting.size);
+  }
+
   async status(): Promise<SharedStatusEntry> {
     // Asking Redis would wait for it to come back.
     if (!this.deps.redis.connected && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiting.size);
@@ -298,16 +378,22 @@ export class SharedPool {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider. */
-  async dispose(): Promise<void> {
+  /**
+   * Answers this host's waiters with `removed` and stops its timers; Redis keeps the provider.
+   * Its leases are handed back as failures, unless `keepLeases`: a host stopping to restart keeps
+   * them (it adopts them again when back, or Redis frees them 10 s after its last heartbeat).
+   */
+  async dispose({ keepLeases = false }: { keepLeases?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     const waiterIds = [...this.waiting.keys()];
-    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), this.call("depart")]);
+    const departs = keepLeases ? [] : [this.call("depart")];
+    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
     this.disposed = true;
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     this.timers.stop();
+    this.changes.stop();
     this.stopWatchingLink?.();
-    await this.unsubscribe?.();
+    await Promise.all(this.unsubscribe.map((unsubscribe) => unsubscribe()));
     await this.settled();
   }
 
@@ -330,7 +416,7 @@ export class SharedPool {
       await this.rejoin();
       reply = await run();
     }
-    return this.handle(reply);
+    return this.handle(reply, READS.has(operation));
   }
 
   private rejoin(): Promise<void> {
@@ -347,9 +433,13 @@ export class SharedPool {
     const settings = status
       ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]
       : [-1, 1, 0, 0, -1];
-    const leases = [...this.held.values()].map(
-      (lease) => `${lease.leaseId}|${lease.admittedAt}|${lease.expiresAt ?? -1}|${this.ttls.get(lease.leaseId) ?? -1}`,
-    );
+    const leases = [...this.held.values()].flatMap((lease) => [
+      lease.leaseId,
+      lease.admittedAt,
+      lease.expiresAt ?? -1,
+      this.ttls.get(lease.leaseId) ?? -1,
+      lease.agentId ?? "",
+    ]);
     const now = this.deps.clock.now();
     const reply = await this.deps.redis.run(["rejoin", this.keys, this.deps.host, now, this.joined, randomUUID(), ...settings, ...leases]);
     const [, epoch, late] = reply[0] as unknown as [number, string, number];
@@ -363,11 +453,12 @@ export class SharedPool {
     }
   }
 
-  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply): number[] {
+  /** `read`: the operation only read the state; it tells of a change only if it delivered something. */
+  private handle([result, inbox, wakeAt, hostExpiresAt]: ScriptReply, read = false): number[] {
     this.deliver(inbox);
     this.timers.at(wakeAt);
     this.timers.hostExpiry(hostExpiresAt, this.waiting.size > 0);
-    this.deps.onChange?.();
+    if (!read || inbox.length > 0) this.deps.onChange?.();
     return result;
   }
 

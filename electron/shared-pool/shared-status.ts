@@ -20,17 +20,20 @@ export interface HostSide {
 
 type Figures = [number, number, number, number, number, number, number, number, number];
 
-/** The `status` reply: limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts, version. */
+/**
+ * The `status` reply: limit, active, queued, pausedUntil, cooldownMs, autoReduced, from,
+ * recycling, hosts, version, and the early pause's reason ('' for a 429's pause).
+ */
 export function statusEntry(providerId: string, reply: number[], host: HostSide): SharedStatusEntry {
   const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[] as Figures;
+  const reason = (reply as unknown[])[10];
   return {
     providerId,
     limit,
     active,
     queued,
     paused: pausedUntil !== -1,
-    // Only a 429 pauses a shared provider: early pauses from upstream headers are local-pool only so far.
-    ...(pausedUntil === -1 ? {} : { pausedUntil, pauseReason: say.PAUSED_BY_429 }),
+    ...(pausedUntil === -1 ? {} : { pausedUntil, pauseReason: typeof reason === "string" && reason !== "" ? reason : say.PAUSED_BY_429 }),
     cooldownMs,
     autoReduced: autoReduced === 1,
     ...(autoReduced === 1 ? { autoReducedFrom: from, notice: say.reductionNotice(providerId, from, limit) } : {}),

@@ -3,7 +3,8 @@
 // in a dialog a person can act on, not a stack trace in a terminal they may not have.
 import path from "node:path";
 import { dialog } from "electron";
-import { HostStartError, startHost, type RunningHost } from "../host/start-host";
+import { HostStartError } from "../host/host-start-error";
+import { startHost, type RunningHost } from "../host/start-host";
 import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT } from "../host/ports";
 import { portFromEnv } from "./app-identity";
 import type { ShellPaths } from "./app-paths";

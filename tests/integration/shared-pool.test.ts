@@ -124,11 +124,11 @@ describe("shared pool on a real redis-server", () => {
     const queued = track(pool.acquire());
     await pool.settled();
     await resend();
-    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a#2", -1, 0, -1]);
+    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a.2", -1, 0, -1]);
     expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
     await pool.release(held, "success");
     await pool.settled();
-    expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
+    expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a.2" } });
     expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
     await pool.dispose();
   });
@@ -169,7 +169,7 @@ describe("shared pool on a real redis-server", () => {
     expect(waiter.result).toBeUndefined();
     clock.advance(2_000); // the heartbeat drives, naming the waiters this host still waits for
     await pool.settled();
-    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
+    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "host-a.2" } });
     await pool.dispose();
   });
 
@@ -194,7 +194,7 @@ describe("shared pool on a real redis-server", () => {
     await b.pool.settled();
     await a.pool.release(lease, "success");
     const result = await onB; // delivered through pub/sub, without b polling
-    expect(result).toMatchObject({ ok: true, lease: { leaseId: "b#1" } });
+    expect(result).toMatchObject({ ok: true, lease: { leaseId: "b.1" } });
     await a.pool.dispose();
     await b.pool.dispose();
   });
@@ -208,7 +208,7 @@ describe("shared pool on a real redis-server", () => {
     const waiter = staying.pool.acquire();
     await staying.pool.settled();
     await leaving.pool.dispose();
-    expect(await waiter).toMatchObject({ ok: true, lease: { leaseId: "b#1" } });
+    expect(await waiter).toMatchObject({ ok: true, lease: { leaseId: "b.1" } });
     expect(await staying.pool.status()).toMatchObject({ active: 1, hosts: 1 });
     await staying.pool.dispose();
   });
@@ -250,7 +250,7 @@ describe("shared pool on a real redis-server", () => {
     clock.advance(1); // 5 s after the heartbeat: the other host's timer finds it expired
     await other.pool.settled();
     await holder.pool.settled();
-    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "b#1", admittedAt: clock.now() } });
+    expect(waiter.result).toMatchObject({ ok: true, lease: { leaseId: "b.1", admittedAt: clock.now() } });
     expect(holder.events.map((e) => e.message)).toEqual([
       `Lease ${leaseId} on anthropic (agent claude-1) expired without a heartbeat; its slot was released as a failure.`,
     ]);

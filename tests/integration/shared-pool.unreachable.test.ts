@@ -48,7 +48,7 @@ test("while Redis is down admissions wait with a waitReason, and a release is de
   await server.up();
   expect(await released).toBe(true); // kept while Redis was away, delivered once
   await pool.settled();
-  expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a#2" } });
+  expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a.2" } });
   expect(late.settled).toBe(false);
   const status = await pool.status();
   expect(status).toMatchObject({ active: 1, queued: 1 });

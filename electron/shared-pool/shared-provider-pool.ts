@@ -1,0 +1,354 @@
+// A shared provider (SPEC §7) as the service sees every provider: the engine's ProviderPool.
+// SharedPool answers with promises, one round trip each; the service's questions are mostly
+// synchronous (a release is answered from what this host knows, a status read never waits for
+// Redis). So this keeps what the host knows — the leases it holds, the last status and lease
+// list Redis gave — answers from it at once, and sends each change to Redis behind it, in
+// order. Times cross here: SharedPool speaks Redis's clock, the service its own.
+import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits } from "../../shared/types";
+import { MAX_RETRY_AFTER_MS } from "../engine/backoff";
+import type { Clock } from "../engine/clock";
+import * as say from "../engine/pool-messages";
+import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool, UsageProbe } from "../engine/pool-types";
+import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import type { SharedHub, SharedLink } from "./shared-hub";
+import { SharedPool, type SharedStatusEntry } from "./shared-pool";
+import { redisUnreachableReason } from "./shared-status";
+import { untilReady } from "./until-ready";
+
+export interface SharedProviderDeps {
+  providerId: string;
+  hub: SharedHub;
+  /** The host's clock: every time this pool answers with is on it. */
+  clock: Clock;
+  onChange?: () => void;
+  onConfigChange?: (config: PoolConfig) => void;
+  onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
+  onLeasesChange?: () => void;
+  onLeaseExpired?: (leaseId: string) => void;
+  log?: (message: string, state?: unknown) => void;
+  /** Leases this host holds that Redis must count: restored from disk, or moved from a local pool. */
+  adopt?: PersistedLease[];
+  /** How often the status and lease list are read again when nothing told this host of a change. */
+  refreshMs?: number;
+}
+
+const REFRESH_MS = 2_000;
+const connectingReason = (providerId: string): string =>
+  `Connecting to Redis: admissions to shared provider ${providerId} wait until it answers.`;
+
+export class SharedProviderPool implements ProviderPool {
+  readonly providerId: string;
+  /** Resolves once joined (leases adopted); undefined when disposed first. */
+  private readonly joined: Promise<SharedPool | undefined>;
+  private shared: SharedPool | undefined;
+  private settings: PoolConfig;
+  private last: SharedStatusEntry | undefined;
+  private list: LeasesView = { held: [], waiting: [] };
+  /** Released here, not yet in Redis: no longer held as far as anybody asking this host goes. */
+  private readonly releasing = new Set<string>();
+  /** Restored or moved leases Redis has not yet been told about. */
+  private readonly adopting = new Map<string, PersistedLease>();
+  private readonly ttls = new Map<string, number>();
+  private upstreamLimits: UpstreamLimits | undefined;
+  private refreshing = false;
+  private refreshAgain = false;
+  private refreshTimer: ReturnType<Clock["setTimeout"]> | undefined;
+  private disposed = false;
+  private stopWatching: (() => void) | undefined;
+
+  constructor(
+    config: PoolConfig,
+    private readonly deps: SharedProviderDeps,
+  ) {
+    this.providerId = deps.providerId;
+    this.settings = { ...config };
+    for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
+    this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
+    this.joined = deps.hub.ready().then((link) => this.join(link));
+    deps.hub.track(this.joined);
+  }
+
+  private async join(link: SharedLink): Promise<SharedPool | undefined> {
+    if (this.disposed) return undefined;
+    const shared = new SharedPool({
+      providerId: this.providerId,
+      host: link.host,
+      redis: link.link,
+      keyPrefix: link.prefix,
+      clock: link.clock,
+      onEvent: (event) => this.deps.onEvent?.(event),
+      onChange: () => this.refresh(),
+      onLeaseExpired: (leaseId) => {
+        this.ttls.delete(leaseId);
+        this.deps.onLeaseExpired?.(leaseId);
+        this.deps.onLeasesChange?.();
+      },
+      log: (message) => this.deps.log?.(message),
+      onError: (error) => this.deps.log?.(`shared provider ${this.providerId}: ${error.message}`),
+    });
+    await shared.start(this.settings);
+    const moved = [...this.adopting.values()];
+    if (moved.length > 0) await shared.adopt(moved.map((lease) => this.toRedisLease(lease)));
+    for (const lease of moved) if (lease.ttlMs !== undefined) this.ttls.set(lease.leaseId, lease.ttlMs);
+    this.adopting.clear();
+    this.shared = shared;
+    if (this.disposed) {
+      await shared.dispose();
+      return undefined;
+    }
+    this.refresh();
+    return shared;
+  }
+
+  // ── admission ──────────────────────────────────────────────────────────────
+
+  async acquire(options: AcquireOptions = {}): Promise<AcquireResult> {
+    const askedAt = this.deps.clock.now();
+    const shared = this.shared ?? (await untilReady(this.joined, this.deps.clock, options));
+    if (shared === "aborted") return ABORTED;
+    if (shared === "timeout") return TIMED_OUT;
+    if (!shared || this.disposed) return REMOVED;
+    const spent = this.deps.clock.now() - askedAt;
+    const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(0, options.timeoutMs - spent);
+    const result = await shared.acquire({ ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    if (!result.ok) return result;
+    if (options.ttlMs !== undefined) this.ttls.set(result.lease.leaseId, options.ttlMs);
+    this.deps.onLeasesChange?.();
+    return { ok: true, lease: this.toHostLease(result.lease) };
+  }
+
+  // ── leases ─────────────────────────────────────────────────────────────────
+
+  isHeld(leaseId: string): boolean {
+    if (this.releasing.has(leaseId)) return false;
+    return this.adopting.has(leaseId) || (this.shared?.isHeld(leaseId) ?? false);
+  }
+
+  release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
+    return this.letGo(leaseId, (shared) => shared.release(leaseId, outcome, retryAfterMs));
+  }
+
+  returnUndelivered(leaseId: string): boolean {
+    return this.letGo(leaseId, (shared) => shared.returnUndelivered(leaseId));
+  }
+
+  /** Answered at once from this host's own account; Redis learns of it in order (SPEC §7: releases are kept while it is unreachable). */
+  private letGo(leaseId: string, send: (shared: SharedPool) => Promise<boolean>): boolean {
+    if (!this.isHeld(leaseId)) return false;
+    this.releasing.add(leaseId);
+    this.ttls.delete(leaseId);
+    this.background((shared) => send(shared).finally(() => this.releasing.delete(leaseId)));
+    this.deps.onLeasesChange?.();
+    this.deps.onChange?.();
+    return true;
+  }
+
+  rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean {
+    if (!this.isHeld(leaseId)) return false;
+    this.background((shared) => shared.rateLimitedOn(leaseId, retryAfterMs));
+    return true;
+  }
+
+  heartbeat(leaseId: string): Lease | undefined {
+    const held = this.isHeld(leaseId) ? this.heldLeases().find((lease) => lease.leaseId === leaseId) : undefined;
+    if (!held) return undefined;
+    this.background((shared) => shared.heartbeat(leaseId));
+    const { ttlMs = this.ttls.get(leaseId), ...view } = held;
+    const lease: Lease = { ...view, providerId: this.providerId, enqueuedAt: view.admittedAt };
+    return ttlMs === undefined ? lease : { ...lease, expiresAt: this.deps.clock.now() + ttlMs };
+  }
+
+  restoreLease(lease: PersistedLease, ttlMs?: number): void {
+    const restored = ttlMs === undefined ? lease : { ...lease, ttlMs };
+    if (this.shared) this.background((shared) => shared.adopt([this.toRedisLease(restored)]));
+    else this.adopting.set(lease.leaseId, restored);
+    if (restored.ttlMs !== undefined) this.ttls.set(lease.leaseId, restored.ttlMs);
+  }
+
+  heldLeases(): PersistedLease[] {
+    const held: PersistedLease[] = [...this.adopting.values()];
+    for (const lease of this.shared?.heldLeases() ?? []) {
+      if (this.releasing.has(lease.leaseId)) continue;
+      const ttlMs = this.ttls.get(lease.leaseId);
+      const { providerId: _provider, enqueuedAt: _enqueued, ...view } = this.toHostLease(lease);
+      held.push(ttlMs === undefined ? view : { ...view, ttlMs });
+    }
+    return held;
+  }
+
+  leases(): LeasesView {
+    return this.list;
+  }
+
+  // ── settings ───────────────────────────────────────────────────────────────
+
+  setLimit(limit: number): void {
+    this.settings = { ...this.config(), limit, autoReduced: false, noticeDismissed: false };
+    delete this.settings.autoReducedFrom;
+    this.changed((shared) => shared.setLimit(limit));
+  }
+
+  setCooldown(cooldownMs: number): void {
+    this.settings = { ...this.config(), cooldownMs };
+    this.changed((shared) => shared.setCooldown(cooldownMs));
+  }
+
+  resume(): void {
+    this.background((shared) => shared.resume());
+  }
+
+  dismissNotice(): void {
+    this.settings = { ...this.config(), noticeDismissed: true };
+    this.changed(async (shared) => shared.dismissNotice());
+  }
+
+  /** Kept for when the gate is shared across hosts; until then a shared provider is not gated here. */
+  setUsageProbe(_probe: { probe: UsageProbe; pollMs: number } | undefined): void {}
+
+  /** The rate-limit headers stay this host's (SPEC §7); the early pause they may call for is shared. */
+  noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
+    this.upstreamLimits = reading;
+    const resetAt = reading.requests?.resetAt;
+    const now = this.deps.clock.now();
+    if (fromSuccess && reading.requests?.remaining === 0 && resetAt !== undefined && resetAt > now) {
+      const until = Math.min(resetAt, now + MAX_RETRY_AFTER_MS) + this.deps.hub.offsetMs;
+      this.background((shared) => shared.pauseUntil(until, say.PAUSED_BY_UPSTREAM_HEADERS));
+    }
+    this.deps.onChange?.();
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────
+
+  config(): PoolConfig {
+    const last = this.last;
+    if (!last) return { ...this.settings };
+    const { limit, cooldownMs, autoReduced, autoReducedFrom } = last;
+    return {
+      limit,
+      cooldownMs,
+      autoReduced,
+      ...(autoReduced && autoReducedFrom !== undefined ? { autoReducedFrom } : {}),
+      noticeDismissed: this.settings.noticeDismissed,
+    };
+  }
+
+  status(): ConcurrencyStatusEntry {
+    const entry: ConcurrencyStatusEntry = this.last ? { ...this.last } : this.unjoined();
+    entry.noticeDismissed = this.settings.noticeDismissed;
+    if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
+    if (this.last && !this.deps.hub.state().connected) entry.waitReason = redisUnreachableReason(this.providerId);
+    return entry;
+  }
+
+  usageReading(): undefined {
+    return undefined;
+  }
+
+  /** Leaves the shared provider: this host's waiters are answered `removed`, its leases handed back in Redis unless kept. */
+  dispose({ keepLeases = false }: { keepLeases?: boolean } = {}): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopWatching?.();
+    if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
+    const shared = this.shared;
+    if (shared) this.deps.hub.track(shared.settled().then(() => shared.dispose({ keepLeases })));
+  }
+
+  // ── internals ──────────────────────────────────────────────────────────────
+
+  /** Before joining: the settings this host would seed, nothing held, and why admissions wait. */
+  private unjoined(): ConcurrencyStatusEntry {
+    const config = this.settings;
+    return {
+      providerId: this.providerId,
+      limit: config.limit,
+      active: this.adopting.size,
+      queued: 0,
+      paused: false,
+      cooldownMs: config.cooldownMs,
+      autoReduced: config.autoReduced,
+      noticeDismissed: config.noticeDismissed,
+      recycling: 0,
+      waitReason: connectingReason(this.providerId),
+      shared: true,
+      hosts: 0,
+    };
+  }
+
+  /** A settings change: answered from the new settings now, saved locally, then sent. */
+  private changed(send: (shared: SharedPool) => Promise<void>): void {
+    this.deps.onConfigChange?.(this.config());
+    this.background(send);
+    this.deps.onChange?.();
+  }
+
+  /** Runs once joined, in the order asked; a failure is logged (Redis refused it), never thrown at a caller. */
+  private background(work: (shared: SharedPool) => Promise<unknown>): void {
+    const done = this.joined.then((shared) => (shared ? work(shared) : undefined));
+    done.catch((error: unknown) => this.deps.log?.(`shared provider ${this.providerId}: ${String(error)}`));
+  }
+
+  /** Reads the status and lease list again; one read at a time, and one more if asked meanwhile. */
+  private refresh(): void {
+    const shared = this.shared;
+    if (!shared || this.disposed) return;
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
+    void Promise.all([shared.status(), shared.leaseList()])
+      .then(([status, list]) => this.take(status, list))
+      .catch((error: unknown) => this.deps.log?.(`shared provider ${this.providerId}: ${String(error)}`))
+      .finally(() => {
+        this.refreshing = false;
+        if (this.disposed) return;
+        this.refreshTimer = this.deps.clock.setTimeout(() => this.refresh(), this.deps.refreshMs ?? REFRESH_MS);
+        if (this.refreshAgain) {
+          this.refreshAgain = false;
+          this.refresh();
+        }
+      });
+  }
+
+  private take(status: SharedStatusEntry, list: LeasesView): void {
+    const before = this.config();
+    const host = (at: number) => at - this.deps.hub.offsetMs;
+    const { waitReason: _reason, ...entry } = status;
+    this.last = {
+      ...entry,
+      ...(entry.pausedUntil === undefined ? {} : { pausedUntil: host(entry.pausedUntil) }),
+    };
+    this.list = {
+      held: list.held.map((lease) => ({
+        ...lease,
+        admittedAt: host(lease.admittedAt),
+        ...(lease.expiresAt === undefined ? {} : { expiresAt: host(lease.expiresAt) }),
+      })),
+      waiting: list.waiting.map((waiter) => ({ ...waiter, since: host(waiter.since) })),
+    };
+    const after = this.config();
+    if (JSON.stringify(before) !== JSON.stringify(after)) this.deps.onConfigChange?.(after);
+    this.deps.onChange?.();
+  }
+
+  private toHostLease(lease: Lease): Lease {
+    const offset = this.deps.hub.offsetMs;
+    return {
+      ...lease,
+      admittedAt: lease.admittedAt - offset,
+      enqueuedAt: lease.enqueuedAt - offset,
+      ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt - offset }),
+    };
+  }
+
+  private toRedisLease(lease: PersistedLease): PersistedLease {
+    const offset = this.deps.hub.offsetMs;
+    return {
+      ...lease,
+      admittedAt: lease.admittedAt + offset,
+      ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt + offset }),
+    };
+  }
+}
