@@ -170,7 +170,7 @@ test("while Redis is unreachable the host runs: /health and the status say so, l
     expect(admitted.leaseId.startsWith("laptop.")).toBe(true);
     await until(() => h.client.health(), (x) => x.redis?.connected === true, "Redis back");
     const back = await until(() => entry(h, "anthropic"), (e) => e?.active === 1, "the admission in the status");
-    expect(back.waitReason).toBeUndefined();
+    expect(back?.waitReason).toBeUndefined();
     await h.client.release(admitted.leaseId, "success");
   } finally {
     await own.stop();
