@@ -150,7 +150,7 @@ export class HeadroomService implements OperationService {
       },
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
-    for (const lease of data.leases) {
+    for (const lease of options.store.leases.read()) {
       const provider = this.providers.get(lease.providerId);
       if (!provider) continue;
       this.book.hold(lease.leaseId, lease.providerId);
