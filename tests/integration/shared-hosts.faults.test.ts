@@ -8,23 +8,21 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../demo/fake-provider";
 import { post } from "../support/proxy-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { drained, entries, shareProvider, startSharedHosts, stopSharedHosts, until, type SharedServeHost } from "../support/shared-serve-hosts";
+import { useRedisServer } from "../support/use-redis";
 
-let redis: RedisServer;
+const redis = useRedisServer({ persist: true });
 let hosts: SharedServeHost[] = [];
 const fakes: FakeProvider[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer({ persist: true });
-  hosts = await startSharedHosts(redis.url, freshPrefix(), ["laptop", "devbox", "ci"]);
+  hosts = await startSharedHosts(redis.server.url, freshPrefix(), ["laptop", "devbox", "ci"]);
 }, 60_000);
 
 afterAll(async () => {
   await stopSharedHosts(hosts);
   await Promise.all(fakes.map((fake) => fake.close()));
-  await redis?.stop();
 });
 
 const message = { model: "fake-claude", max_tokens: 8, messages: [{ role: "user", content: "hi" }] };
@@ -68,7 +66,7 @@ test("Redis away for 5 s under load through 3 hosts: nobody admitted meanwhile, 
   load.catch(() => undefined); // awaited below
 
   await until(async () => answers.length, (n) => n >= 24, "some calls answered before Redis goes away");
-  await redis.down();
+  await redis.server.down();
   const downAt = Date.now();
   const beforeOutage = provider.stats.generations;
   // Calls admitted just before the kill may still be on their way to the provider (2 s is
@@ -77,7 +75,7 @@ test("Redis away for 5 s under load through 3 hosts: nobody admitted meanwhile, 
   const settledDuringOutage = provider.stats.generations;
   await pause(3_000);
   const atReturn = provider.stats.generations;
-  await redis.up();
+  await redis.server.up();
   const outageMs = Date.now() - downAt;
 
   await load;
@@ -118,10 +116,10 @@ test("Redis restarted empty: the hand-set limit comes back, held leases still co
   const waiting = [proxied(devbox), proxied(ci), apiAgent(ci, "before")];
   await until(() => laptop.client.leases("anthropic"), (list) => list.waiting.length === 3, "three waiters");
 
-  await redis.down();
+  await redis.server.down();
   // No host can re-register before this instant, so the 10 s window cannot end before restartedAt + 10 s.
   const restartedAt = Date.now();
-  await redis.up({ empty: true });
+  await redis.server.up({ empty: true });
   const upAt = Date.now();
   waiting.push(apiAgent(devbox, "after"));
   for (const waiter of waiting) waiter.catch(() => undefined); // awaited below

@@ -7,23 +7,21 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Admission } from "../../shared/types";
 import { startFakeProvider, type FakeProvider } from "../../demo/fake-provider";
 import { post } from "../support/proxy-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { drained, entries, shareProvider, startSharedHosts, stopSharedHosts, until, type SharedServeHost } from "../support/shared-serve-hosts";
+import { useRedisServer } from "../support/use-redis";
 
-let redis: RedisServer;
+const redis = useRedisServer();
 let hosts: SharedServeHost[] = [];
 const fakes: FakeProvider[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  hosts = await startSharedHosts(redis.url, freshPrefix(), ["laptop", "devbox", "ci"]);
+  hosts = await startSharedHosts(redis.server.url, freshPrefix(), ["laptop", "devbox", "ci"]);
 }, 60_000);
 
 afterAll(async () => {
   await stopSharedHosts(hosts);
   await Promise.all(fakes.map((fake) => fake.close()));
-  await redis?.stop();
 });
 
 async function fakeProvider(options: Parameters<typeof startFakeProvider>[0]): Promise<FakeProvider> {
