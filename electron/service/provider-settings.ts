@@ -1,7 +1,7 @@
 // The provider operations of SPEC §3 that change settings: adding a provider by its first limit,
 // cooldown, upstream and sharing, removal, resuming and dismissing a notice. Each change is made
 // only if it can be saved (the service's `saving`), is recorded in the history and announced.
-import type { HistoryEvent, HostInfo, ConcurrencyStatusEntry, CooldownView, LimitView, ProviderConfigView } from "../../shared/types";
+import type { ConcurrencyStatusEntry, CooldownView, HistoryEvent, HostInfo, LimitView, ProviderConfigView } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import type { LeaseService } from "./lease-service";
 import type { Input } from "./operation-input";
