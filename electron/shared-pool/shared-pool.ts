@@ -72,6 +72,8 @@ export class SharedPool {
   readonly providerId: string;
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
+  /** Waiters answered while Redis was unreachable, whose leaving Redis has not yet confirmed. */
+  private readonly gaveUp = new Set<string>();
   /** The leases this host was handed and has not released: what it would re-register. */
   private readonly held: HostLeases;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -154,12 +156,20 @@ export class SharedPool {
   /**
    * A waiter gives up. Whether it was admitted first is Redis's to say: the script that
    * admitted it ran before this one, so its answer has reached this host already and this
-   * is a no-op; otherwise it leaves the queue and can never be admitted.
+   * is a no-op; otherwise it leaves the queue and can never be admitted. While Redis is
+   * unreachable the waiter is answered at once (a deadline holds through an outage); if Redis
+   * turns out to have admitted it first, that admission is handed back unused when it arrives.
    */
   private giveUp(waiterId: string, result: AcquireResult): void {
+    if (!this.deps.redis.connected && this.waiting.has(waiterId)) {
+      this.gaveUp.add(waiterId);
+      this.answer(waiterId, result);
+    }
     this.background(
       this.call("leave", waiterId).then((reply) => {
-        if (reply?.[0] === 1) this.answer(waiterId, result);
+        if (reply?.[0] !== 1) return;
+        this.gaveUp.delete(waiterId);
+        this.answer(waiterId, result);
       }),
     );
   }
@@ -179,14 +189,19 @@ export class SharedPool {
     for (const raw of inbox) {
       const entry = readInboxEntry(raw);
       if (entry.kind === "timedOut") {
+        this.gaveUp.delete(entry.waiterId);
         this.answer(entry.waiterId, TIMED_OUT);
       } else if (entry.kind === "expired") {
         this.expired(entry.leaseId);
       } else {
         const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
         const waiter = this.waiting.get(leaseId);
-        // Answered already: a resent acquire tells its admission twice. The lease stays held.
-        if (!waiter) continue;
+        if (!waiter) {
+          // Given up during an outage, yet admitted first: nobody took the slot, so it goes back unused.
+          if (this.gaveUp.delete(leaseId)) this.background(this.call("undelivered", leaseId, requestId(leaseId)));
+          // Otherwise answered already: a resent acquire tells its admission twice. The lease stays held.
+          continue;
+        }
         const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
         if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
         if (expiresAt !== undefined) lease.expiresAt = expiresAt;
@@ -210,7 +225,7 @@ export class SharedPool {
    * hide the outage from the script); the link's return drives at once instead.
    */
   private drive(): void {
-    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys()));
+    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys(), ...this.gaveUp));
   }
 
   // ── release ────────────────────────────────────────────────────────────────
