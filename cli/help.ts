@@ -14,7 +14,9 @@ Commands:
   status                                providers: active/limit, queue, pauses, notices
   limit [<id> [<n>]]                    show or set a provider's concurrency limit
   cooldown <id> [<ms>]                  show or set the release cooldown in milliseconds
-  providers [add|remove|upstream ...]   list, add or remove providers; set an upstream URL
+  providers [add|remove|upstream|share|unshare ...]
+                                        list, add or remove providers; set an upstream URL;
+                                        share one across machines on Redis
   resume <id>                           lift a provider's rate-limit pause now
   routes [reset <target> <runtime> <model>]  route circuit breakers; close one by hand
 
@@ -65,6 +67,8 @@ ${ENVIRONMENT}
 
 One line per provider: held slots of the limit, waiters, slots recycling in their release
 cooldown, pause countdown, cooldown, wait p50/p95, and auto-reductions with their notice.
+A provider shared across machines shows how many hosts use it, and why its agents wait
+when Redis is unreachable; a host with Redis configured says whether it reaches it.
 `,
   limit: `Usage: headroom limit [<id> [<n>]] [--json]
 
@@ -81,10 +85,17 @@ Shows or sets how long a released slot rests before the next agent may take it
        headroom providers add <id> <limit>
        headroom providers remove <id>
        headroom providers upstream <id> <url|none>
+       headroom providers share <id>
+       headroom providers unshare <id>
 
-Lists providers with limit, cooldown and upstream; adds one (ids: lowercase letters,
-digits, '.', '_', '-'); removes one (its waiters are turned away); sets or clears the
-upstream base URL the gating proxy forwards to.
+Lists providers with limit, cooldown, upstream and whether they are shared; adds one (ids:
+lowercase letters, digits, '.', '_', '-'); removes one (its waiters are turned away); sets
+or clears the upstream base URL the gating proxy forwards to.
+
+share keeps the provider's limit, queue and pauses on Redis, so every host on the same
+Redis (and prefix) that shares the same id holds one limit across machines; the host must
+be started with HEADROOM_REDIS_URL. unshare makes it local again, keeping Redis's current
+settings.
 `,
   resume: `Usage: headroom resume <id> [--json]
 

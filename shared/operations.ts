@@ -142,9 +142,12 @@ export type ResultOf<N extends OperationName> = Operations[N]["returns"] extends
 /** Arguments of a call: none when the operation takes no input. */
 export type ArgsOf<N extends OperationName> = keyof InputOf<N> extends never ? [] : [input: InputOf<N>];
 
-/** What the service must offer: each row's method, taking that row's input. */
+/**
+ * What the service must offer: each row's method, taking that row's input. It may answer with a
+ * promise (a shared provider's route waits for Redis); every transport awaits it.
+ */
 export type OperationService = {
-  [N in OperationName as Operations[N]["service"]]: (input: InputOf<N>) => ResultOf<N>;
+  [N in OperationName as Operations[N]["service"]]: (input: InputOf<N>) => ResultOf<N> | Promise<ResultOf<N>>;
 };
 
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];

@@ -217,7 +217,9 @@ export const SettingsFile = object({
       {},
     ),
   ),
-  leases: Type.Optional(Type.Array(StoredLease, { allowed: "a list", default: [] })),
+  // Only in files of Headroom versions that kept held leases here: read once, moved to
+  // leases.json (electron/settings/lease-file.ts) and removed from this file.
+  leases: Type.Optional(Type.Array(StoredLease, { allowed: "a list" })),
 }, "an object");
 
 // A type alias, not an interface: conf's generic wants Record<string, any>.
@@ -225,5 +227,4 @@ export type SettingsData = {
   schemaVersion: number;
   providers: Record<string, ProviderSettings>;
   routes: BreakerSettings;
-  leases: StoredLease[];
 };

@@ -1,34 +1,26 @@
-// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none>]`.
+// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none> | share <id> | unshare <id>]`.
 import { ApiError, type ApiClient } from "../../shared/api-client";
 import { checkLimit, checkProviderConfigBody } from "../../shared/validate";
 import { numberOrText, parseCommandArgs, providerIdArg, takePositionals, valid } from "../args";
 import { printJson, type Command } from "../command";
-import { formatDuration } from "../duration";
 import { UsageError } from "../exit-codes";
-import { formatTable } from "../table";
+import { formatProviders } from "../status-text";
 
 const NAME = "providers";
 
 async function list(client: ApiClient, json: boolean): Promise<void> {
   const { providers } = await client.status();
   const configs = await Promise.all(providers.map((p) => client.provider(p.providerId)));
-  if (json) return printJson({ providers: configs });
-  if (configs.length === 0) {
-    process.stdout.write("No providers yet. Add one with: headroom providers add <id> <limit>\n");
-    return;
-  }
-  process.stdout.write(
-    formatTable(
-      ["PROVIDER", "LIMIT", "COOLDOWN", "UPSTREAM", "USAGE GATE"],
-      configs.map((c) => [
-        c.providerId,
-        String(c.limit),
-        formatDuration(c.cooldownMs),
-        c.upstream ?? "-",
-        c.usageGate ? `${c.usageGate.url} every ${formatDuration(c.usageGate.pollMs)}` : "-",
-      ]),
-    ),
-  );
+  if (json) printJson({ providers: configs });
+  else process.stdout.write(formatProviders(configs, providers));
+}
+
+/** SPEC §7: a host without Redis answers `shared: true` with a 400 that names HEADROOM_REDIS_URL. */
+async function setShared(client: ApiClient, id: string, shared: boolean, json: boolean): Promise<void> {
+  const view = await client.setProvider(id, { shared });
+  if (json) printJson(view);
+  else if (view.shared) process.stdout.write(`${id} is shared now: every host on the same Redis keeps one limit and one queue for it.\n`);
+  else process.stdout.write(`${id} is local to this host now.\n`);
 }
 
 async function exists(client: ApiClient, id: string): Promise<boolean> {
@@ -79,7 +71,13 @@ export const providersCommand: Command = async (argv, context) => {
       else process.stdout.write(`${id} has no upstream now.\n`);
       return 0;
     }
+    case "share":
+    case "unshare": {
+      const [rawId] = takePositionals(NAME, rest, ["id"]);
+      await setShared(context.connection().client, providerIdArg(rawId!, NAME), action === "share", json);
+      return 0;
+    }
     default:
-      throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, remove or upstream`, NAME);
+      throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, remove, upstream, share or unshare`, NAME);
   }
 };

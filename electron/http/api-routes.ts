@@ -45,7 +45,7 @@ function operationRoute(name: OperationName): ApiRoute {
     pattern,
     handler: async (c) => {
       const body = "body" in row ? await c.body() : undefined;
-      const result = runOperation(c.service, name, { params: c.params, query: c.query, body });
+      const result = await runOperation(c.service, name, { params: c.params, query: c.query, body });
       if ("savesLeases" in row) await c.service.leasesSaved(); // SPEC §1: on disk before the answer
       if (!("statusOf" in row)) return result;
       const status = row.statusOf(result as never);

@@ -5,8 +5,11 @@ import type { InvokeChannel, InvokeResult } from "../../shared/contract";
 import { WINDOW_OPERATIONS, operations, type OperationService } from "../../shared/operations";
 import { partsOfRequest, runOperation } from "../service/run-operation";
 
-/** One handler per channel; handlers throw ServiceError on refusal and `answer()` makes that a Result. */
-export type ChannelTable = { [C in InvokeChannel]: (request: unknown) => InvokeResult<C> };
+/**
+ * One handler per channel; handlers throw ServiceError on refusal (or answer with a promise that
+ * rejects with one) and `answer()` makes that a Result.
+ */
+export type ChannelTable = { [C in InvokeChannel]: (request: unknown) => InvokeResult<C> | Promise<InvokeResult<C>> };
 
 export function createChannelTable(service: OperationService): ChannelTable {
   const entries = WINDOW_OPERATIONS.map((name) => [

@@ -2,7 +2,7 @@
 // holds (SPEC §6 "Lease-scoped requests"), or through the service's exchange (route check,
 // FIFO slot, route claim). Either way it ends through one `finish` or `cancel`.
 import { randomUUID } from "node:crypto";
-import type { RouteKey, RouteRefusal } from "../../shared/types";
+import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
 import { openExchange, type ExchangeVerdict } from "../service/exchange-gate";
 import type { HeadroomService } from "../service/headroom-service";
 import { startRide } from "./lease-ride";
@@ -44,9 +44,15 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
   }
 
   const route: RouteKey = { targetId: providerId, runtimeId: "http", modelId };
-  const runId = randomUUID();
-  const blocked = service.routeBlocked(route);
-  const admitted = blocked ? { admitted: false as const, block: blocked } : service.routeAdmit({ ...route, runId });
+  const run = { ...route, runId: randomUUID() };
+  let admitted: RouteAdmission;
+  try {
+    const blocked = await service.routeBlocked(route);
+    admitted = blocked ? { admitted: false, block: blocked } : await service.routeAdmit(run);
+  } catch (error) {
+    ride.end();
+    throw error;
+  }
   if (!admitted.admitted) {
     ride.end();
     return { kind: "refused", route, block: admitted.block };
@@ -56,8 +62,7 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     if (settled) return;
     settled = true;
     ride.end(verdict?.lease === "rate_limited" ? verdict : undefined);
-    if (!verdict || verdict.route === "release") service.routeRelease({ ...route, runId });
-    else service.routeOutcome({ ...route, runId, outcome: verdict.route, ...(verdict.reason ? { reason: verdict.reason } : {}) });
+    service.settleRoute(run, verdict ?? { route: "release" });
   };
   return { kind: "admitted", end: { finish: settle, cancel: () => settle(undefined) } };
 }

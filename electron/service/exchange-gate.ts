@@ -3,7 +3,7 @@
 // claim the route, and settle both exactly once when the exchange ends. The proxy forwards
 // bytes around it; everything about slots and routes happens here, on the service's clock.
 import { randomUUID } from "node:crypto";
-import type { LeaseOutcome, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
+import type { LeaseOutcome, RouteAdmission, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "./headroom-service";
 import { ServiceError } from "./service-error";
 
@@ -56,14 +56,22 @@ export async function openExchange(
   newRunId: () => string = randomUUID,
 ): Promise<ExchangeStart> {
   const route: RouteKey = { targetId: request.providerId, runtimeId: "http", modelId: request.modelId };
-  const blocked = service.routeBlocked(route);
+  // A local route answers at once; a shared provider's route after a round trip to Redis.
+  const blocked = await service.routeBlocked(route);
   if (blocked) return { kind: "refused", route, block: blocked };
 
   const leaseId = await takeSlot(service, request);
   if (leaseId === undefined) return { kind: "gone" };
 
   const runId = newRunId();
-  const admitted = service.routeAdmit({ ...route, runId });
+  const run = { ...route, runId };
+  let admitted: RouteAdmission;
+  try {
+    admitted = await service.routeAdmit(run);
+  } catch (error) {
+    service.undelivered(leaseId); // the host closed while the slot was being claimed
+    throw error;
+  }
   if (!admitted.admitted) {
     // The route closed its door while we queued: the slot was never used, so no cooldown.
     service.undelivered(leaseId);
@@ -84,13 +92,12 @@ export async function openExchange(
       finish: (verdict) =>
         once(() => {
           releaseLease(service, leaseId, verdict);
-          if (verdict.route === "release") service.routeRelease({ ...route, runId });
-          else service.routeOutcome({ ...route, runId, outcome: verdict.route, ...(verdict.reason ? { reason: verdict.reason } : {}) });
+          service.settleRoute(run, verdict);
         }),
       cancel: () =>
         once(() => {
           service.undelivered(leaseId);
-          service.routeRelease({ ...route, runId });
+          service.settleRoute(run, { route: "release" });
         }),
     },
   };

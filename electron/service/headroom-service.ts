@@ -33,7 +33,9 @@ import { LeaseJournal } from "./lease-journal";
 import { changeSaved } from "./change-saved";
 import { ServiceMetrics } from "./metrics";
 import { ProviderRegistry, type Provider } from "./provider-registry";
-import { RouteService } from "./route-service";
+import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
+import { HubBreakers } from "./hub-breakers";
+import { RouteService, type RouteAnswer, type RouteRun, type RouteVerdict } from "./route-service";
 import { checkNotSelf } from "./self-upstream";
 import {
   ServiceError,
@@ -57,6 +59,11 @@ export interface ServiceOptions {
   log?: (message: string, state?: unknown) => void;
   /** Where agents reach this host; known once the servers listen, hence a function. */
   hostInfo?: () => HostInfo;
+  /**
+   * The route breaker of a shared provider (SPEC §7: its routes' breakers live in Redis), or
+   * undefined while the target is local. Shared routes answer with promises.
+   */
+  sharedBreakerOf?: (targetId: string) => SharedRouteBreaker | undefined;
   /** The Redis shared providers live on (SPEC §7); absent = sharing is off on this host. */
   hub?: SharedHub;
 }
@@ -89,6 +96,7 @@ export class HeadroomService implements OperationService {
   private readonly sampler: SeriesSampler;
   private readonly meter: ServiceMetrics;
   private readonly stopWatchingRedis: (() => void) | undefined;
+  private readonly hubBreakers: HubBreakers | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -104,6 +112,16 @@ export class HeadroomService implements OperationService {
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
     this.journal = new LeaseJournal(options.store, options.clock, () => this.providers.leasesToKeep());
+    // With Redis, a shared provider's routes are judged there (SPEC §7); a test may bring its own.
+    this.hubBreakers = options.hub
+      ? new HubBreakers({
+          hub: options.hub,
+          clock: options.clock,
+          isShared: (providerId) => this.providers.get(providerId)?.shared === true,
+          onError: (error) => options.log?.("A shared provider's route breaker failed", error),
+        })
+      : undefined;
+    const sharedBreakerOf = options.sharedBreakerOf ?? this.hubBreakers?.of;
     this.routeService = new RouteService({
       clock: options.clock,
       settings: data.routes,
@@ -111,6 +129,8 @@ export class HeadroomService implements OperationService {
       onChange: () => this.emit("routes"),
       onEvent: (event) => this.record(event),
       assertOpen: () => this.assertOpen(),
+      ...(sharedBreakerOf ? { sharedBreakerOf } : {}),
+      ...(options.log ? { log: options.log } : {}),
     });
     this.providers = new ProviderRegistry({
       writer,
@@ -130,12 +150,13 @@ export class HeadroomService implements OperationService {
       },
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
-    for (const lease of data.leases) {
+    for (const lease of options.store.leases.read()) {
       const provider = this.providers.get(lease.providerId);
       if (!provider) continue;
       this.book.hold(lease.leaseId, lease.providerId);
       provider.pool.restoreLease(lease, lease.ttlMs ?? this.leaseTtlMs);
     }
+    for (const provider of this.providers.sorted()) if (provider.shared) this.followRouteSharing(provider.id);
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
     this.stopWatchingRedis = options.hub?.onConnectionChange(() => this.emit("status"));
@@ -286,6 +307,7 @@ export class HeadroomService implements OperationService {
   private setShared(provider: Provider, shared: boolean): void {
     if (provider.shared === shared) return;
     this.providers.setShared(provider, shared);
+    this.followRouteSharing(provider.id);
     this.record({
       kind: shared ? "provider_shared" : "provider_unshared",
       providerId: provider.id,
@@ -305,6 +327,7 @@ export class HeadroomService implements OperationService {
     const providerId = provider.id;
     for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
     this.providers.remove(provider);
+    this.followRouteSharing(providerId);
     this.record({ kind: "provider_removed", providerId, message: `Provider ${providerId} removed.` });
     this.emit("status");
     return { removed: true };
@@ -453,27 +476,43 @@ export class HeadroomService implements OperationService {
 
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
-  routeAdmit(input: Input<"routeAdmit">): RouteAdmission {
+  // A route whose target is a shared provider answers once Redis has; a local one at once.
+
+  routeAdmit(input: Input<"routeAdmit">): RouteAnswer<RouteAdmission> {
     return this.routeService.admit(input);
   }
 
-  routeBlocked(route: RouteKey): RouteRefusal | undefined {
+  routeBlocked(route: RouteKey): RouteAnswer<RouteRefusal | undefined> {
     return this.routeService.blocked(route);
   }
 
-  routeOutcome(input: Input<"routeOutcome">): RouteEntry {
+  routeOutcome(input: Input<"routeOutcome">): RouteAnswer<RouteEntry> {
     return this.routeService.outcome(input);
   }
 
-  routeRelease(input: Input<"routeRelease">): RouteEntry {
+  routeRelease(input: Input<"routeRelease">): RouteAnswer<RouteEntry> {
     return this.routeService.release(input);
   }
 
-  routeReset(route: Input<"routeReset">): RouteEntry {
+  routeReset(route: Input<"routeReset">): RouteAnswer<RouteEntry> {
     return this.routeService.reset(route);
   }
 
-  setRouteSettings(patch: Input<"setRouteSettings">): BreakerSettings {
+  /** The proxy's report when an exchange ends: never throws, accepted while closing. */
+  settleRoute(run: RouteRun, verdict: RouteVerdict): void {
+    this.routeService.settle(run, verdict);
+  }
+
+  /**
+   * Call when a provider becomes shared or local again (and for each shared one at start):
+   * its routes' breakers move to Redis or back, and the routes view follows.
+   */
+  updateRouteSharing(targetId: string): Promise<void> {
+    return this.routeService.updateSharing(targetId);
+  }
+
+  /** The host's settings; a shared provider's breakers get the fields changed too (docs/shared.md). */
+  setRouteSettings(patch: Input<"setRouteSettings">): RouteAnswer<BreakerSettings> {
     return this.saving(() => this.routeService.setSettings(patch));
   }
 
@@ -493,6 +532,7 @@ export class HeadroomService implements OperationService {
     this.closed = true;
     this.providers.disposeAll();
     this.routeService.dispose();
+    this.hubBreakers?.dispose();
     this.options.store.close();
     this.listeners.clear();
   }
@@ -519,6 +559,13 @@ export class HeadroomService implements OperationService {
       return undefined;
     }
     return pool;
+  }
+
+  /** A provider's routes move to Redis or back with it; this waits for nobody. */
+  private followRouteSharing(providerId: string): void {
+    this.updateRouteSharing(providerId).catch((error: unknown) =>
+      this.options.log?.(`The routes of ${providerId} could not be shared on Redis`, error),
+    );
   }
 
   private assertOpen(): void {

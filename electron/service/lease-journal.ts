@@ -1,7 +1,7 @@
-// Held API leases on disk (SPEC §1), so a host restart neither forgets them nor silently
-// exceeds the limit. An admission or a release is answered only once a write covering it has
-// completed (group commit: everything changed before the write shares it). Heartbeats and
-// expiries are written lazily.
+// Held API leases on disk (SPEC §1, in leases.json: electron/settings/lease-file.ts), so a host
+// restart neither forgets them nor silently exceeds the limit. An admission or a release is
+// answered only once a write covering it has completed (group commit: everything changed before
+// the write shares it). Heartbeats and expiries are written lazily.
 import type { Clock, TimerHandle } from "../engine/clock";
 import type { StoredLease } from "../settings/settings-schema";
 import type { SettingsStore } from "../settings/settings-store";
@@ -18,7 +18,6 @@ export class LeaseJournal {
   private lazyTimer: TimerHandle | undefined;
   private commitScheduled = false;
   private waiters: Waiter[] = [];
-  private written: string;
   private stopped = false;
 
   constructor(
@@ -26,9 +25,7 @@ export class LeaseJournal {
     private readonly clock: Clock,
     /** The leases to keep: only those that expire (proxy leases end with their connection). */
     private readonly collect: () => StoredLease[],
-  ) {
-    this.written = JSON.stringify(store.read().leases);
-  }
+  ) {}
 
   /** Something changed that may wait (a heartbeat, an expiry): written within LAZY_WRITE_MS. */
   changed(): void {
@@ -44,7 +41,7 @@ export class LeaseJournal {
   saved(consequence: string): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject: (problem) => reject(notSaved(this.store.path, problem, consequence)) });
+      this.waiters.push({ resolve, reject: (problem) => reject(notSaved(this.store.leases.path, problem, consequence)) });
       if (this.commitScheduled) return;
       this.commitScheduled = true;
       setImmediate(() => this.flush());
@@ -63,24 +60,10 @@ export class LeaseJournal {
     this.commitScheduled = false;
     const waiters = this.waiters;
     this.waiters = [];
-    const problem = this.write();
+    const problem = this.store.leases.write(this.collect());
     for (const waiter of waiters) {
       if (problem === undefined) waiter.resolve();
       else waiter.reject(problem);
     }
-  }
-
-  /** The OS error when the leases could not be written. */
-  private write(): string | undefined {
-    const leases = this.collect();
-    // Proxy traffic churns only leases that are never kept: an unchanged list is not worth a write.
-    const text = JSON.stringify(leases);
-    if (text === this.written && this.store.writeError() === undefined) return undefined;
-    this.store.update((draft) => {
-      draft.leases = leases;
-    });
-    const problem = this.store.writeError();
-    if (problem === undefined) this.written = text;
-    return problem;
   }
 }

@@ -13,14 +13,19 @@ export interface OperationParts {
   body: unknown;
 }
 
-export function runOperation<N extends OperationName>(service: OperationService, name: N, parts: OperationParts): ResultOf<N> {
+/** The row's answer: at once, or a promise when the service waits for something (Redis). */
+export function runOperation<N extends OperationName>(
+  service: OperationService,
+  name: N,
+  parts: OperationParts,
+): ResultOf<N> | Promise<ResultOf<N>> {
   const row: OperationRow = operations[name];
   const params = row.params ? valid(check(row.params, parts.params, "path")) : {};
   const query = row.query ? valid(check(row.query, queryValues(parts.query), "query")) : {};
   const body = row.body ? valid(check(row.body, parts.body)) : {};
   // The row's schemas have just produced its input, and `OperationService` says the method
   // named by the row takes exactly that input: the one place the table meets the service.
-  const method = service[operations[name].service] as unknown as (this: OperationService, input: object) => ResultOf<N>;
+  const method = service[operations[name].service] as unknown as (this: OperationService, input: object) => ResultOf<N> | Promise<ResultOf<N>>;
   return method.call(service, { ...(body as object), ...(query as object), ...(params as object) });
 }
 

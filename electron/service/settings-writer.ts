@@ -1,6 +1,6 @@
 // The one place the service changes the settings the user set: providers and breaker settings
 // each have one method, so what is written, and when, is read in one file. (Held leases are
-// the lease journal's, which batches them.)
+// the lease journal's, which batches them; only a removed provider's are dropped here.)
 import type { ProviderSettings } from "../../shared/schemas";
 import type { BreakerSettings } from "../../shared/types";
 import type { SettingsStore } from "../settings/settings-store";
@@ -18,8 +18,8 @@ export class SettingsWriter {
   forgetProvider(providerId: string): void {
     this.store.update((draft) => {
       delete draft.providers[providerId];
-      draft.leases = draft.leases.filter((lease) => lease.providerId !== providerId);
     });
+    this.store.leases.write(this.store.leases.read().filter((lease) => lease.providerId !== providerId));
   }
 
   saveRoutes(settings: BreakerSettings): void {

@@ -12,6 +12,7 @@ import {
   isHttpUrl,
   type BreakerSettings,
   type SettingsData,
+  type StoredLease,
 } from "../../shared/schemas";
 
 export { CURRENT_SCHEMA_VERSION } from "../../shared/schemas";
@@ -23,7 +24,7 @@ export const DEFAULT_ROUTES: Readonly<BreakerSettings> = {
 };
 
 export function defaultSettings(): SettingsData {
-  return { schemaVersion: CURRENT_SCHEMA_VERSION, providers: {}, routes: { ...DEFAULT_ROUTES }, leases: [] };
+  return { schemaVersion: CURRENT_SCHEMA_VERSION, providers: {}, routes: { ...DEFAULT_ROUTES } };
 }
 
 // conf's `schema` option is the `properties` of the root object. Our `allowed` wording and
@@ -43,7 +44,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export type SettingsCheck = { ok: true; data: SettingsData } | { ok: false; problem: string };
+export type SettingsCheck =
+  | { ok: true; data: SettingsData; /** Held leases an older Headroom kept in this file. */ legacyLeases?: StoredLease[] }
+  | { ok: false; problem: string };
 
 /**
  * Validates a current-version layout (run migrateSettings first). Returns a fresh object with
@@ -54,5 +57,6 @@ export function checkSettings(raw: unknown): SettingsCheck {
   const data = Value.Default(SettingsFile, structuredClone(raw));
   const checked = check(SettingsFile, data, "settings");
   if (!checked.ok) return { ok: false, problem: checked.message };
-  return { ok: true, data: Value.Clean(SettingsFile, checked.value) as SettingsData };
+  const { leases, ...settings } = Value.Clean(SettingsFile, checked.value) as SettingsData & { leases?: StoredLease[] };
+  return { ok: true, data: settings, ...(leases === undefined ? {} : { legacyLeases: leases }) };
 }

@@ -1,9 +1,12 @@
 // The settings file: read once and checked by us, then written through conf (in `serve`) or
 // electron-store (in the app). Opening never crashes: a file we cannot trust is moved aside
-// with a notice for the status, and defaults are used.
+// with a notice for the status, and defaults are used. Held leases live beside it, in
+// leases.json (lease-file.ts), which this opens too and moves an older file's leases into.
 import fs from "node:fs";
 import path from "node:path";
 import Conf from "conf";
+import { DIR_MODE, FILE_MODE, errorText, removeLeftoverTemps, renameAside } from "./data-files";
+import { openLeaseFile, type LeaseFile } from "./lease-file";
 import { migrateSettings } from "./migrate";
 import {
   CURRENT_SCHEMA_VERSION,
@@ -12,6 +15,7 @@ import {
   checkSettings,
   defaultSettings,
   type SettingsData,
+  type StoredLease,
 } from "./settings-schema";
 
 /** What we need from conf / electron-store: assigning `store` validates and writes atomically. */
@@ -66,46 +70,13 @@ export interface SettingsStore {
   /** Writes the current state again now, to learn whether the folder can be written; the OS error if not. */
   rewrite(): string | undefined;
   readonly path: string;
+  /** The held leases (leases.json), written by the lease journal. */
+  readonly leases: LeaseFile;
   /** Later changes stay in memory, so a late lease event during shutdown cannot throw. */
   close(): void;
 }
 
-const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
-
 const confBackend: BackendFactory = (options) => new Conf<SettingsData>(options);
-
-// 2026-11-29T09:10:11.123Z -> 2026-11-29T09-10-11-123Z (":" is not allowed on Windows).
-const fileStamp = () => new Date().toISOString().replace(/[:.]/g, "-");
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Renames `file` to `<name>.<label>-<timestamp>.json` beside it; returns the new path. */
-function renameAside(file: string, fileName: string, label: string): string {
-  const base = path.join(path.dirname(file), `${fileName}.${label}-${fileStamp()}`);
-  let target = `${base}.json`;
-  // rename() silently replaces an existing file: never lose an earlier moved-aside copy.
-  for (let n = 2; fs.existsSync(target); n++) target = `${base}-${n}.json`;
-  fs.renameSync(file, target);
-  // The copy holds the same settings (upstream URLs included): owner-only, like the file itself,
-  // whatever mode an older Headroom or an editor left on it.
-  fs.chmodSync(target, FILE_MODE);
-  return target;
-}
-
-/**
- * Removes `<name>.json.tmp-*` files: conf writes through a temp file beside the settings and
- * renames it into place, so a host killed mid-write leaves one behind. Called while holding
- * the data folder's lock, so no other writer's temp file can be in flight.
- */
-function removeLeftoverTemps(dir: string, fileName: string): void {
-  const prefix = `${fileName}.json.tmp-`;
-  for (const name of fs.readdirSync(dir)) {
-    if (name.startsWith(prefix)) fs.rmSync(path.join(dir, name), { force: true });
-  }
-}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
@@ -117,7 +88,7 @@ function deepFreeze<T>(value: T): T {
 
 type Loaded =
   | { kind: "missing" }
-  | { kind: "ok"; data: SettingsData; fromVersion: number }
+  | { kind: "ok"; data: SettingsData; fromVersion: number; legacyLeases: StoredLease[] | undefined }
   | { kind: "bad"; problem: string; newer: boolean };
 
 function load(file: string): Loaded {
@@ -138,7 +109,7 @@ function load(file: string): Loaded {
   if (!migrated.ok) return { kind: "bad", problem: migrated.problem, newer: migrated.newer };
   const checked = checkSettings(migrated.data);
   if (!checked.ok) return { kind: "bad", problem: checked.problem, newer: false };
-  return { kind: "ok", data: checked.data, fromVersion: migrated.fromVersion };
+  return { kind: "ok", data: checked.data, fromVersion: migrated.fromVersion, legacyLeases: checked.legacyLeases };
 }
 
 export function openSettings(options: OpenSettingsOptions): SettingsStore {
@@ -151,6 +122,7 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
   let lastWriteError: string | undefined;
   let openError: string | undefined;
   let backup: string | undefined; // where the pre-migration file was kept
+  let legacyLeases: StoredLease[] | undefined; // held leases an older Headroom kept in this file
 
   const memoryOnly = (why: string) =>
     notices.push(`Settings cannot be saved to ${file} (${why}); changes last until Headroom exits.`);
@@ -182,6 +154,7 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
       }
     } else if (loaded.kind === "ok") {
       current = deepFreeze(loaded.data);
+      legacyLeases = loaded.legacyLeases;
       if (loaded.fromVersion < CURRENT_SCHEMA_VERSION) {
         // Keep the old layout as a backup (a migration is one-way), and let the backend open
         // on no file at all: it never has to parse a layout its schema was not written for.
@@ -231,7 +204,11 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
     current = deepFreeze(checked.data);
   };
 
-  if (backend && backup) {
+  const leases = openLeaseFile(dir);
+  // An older Headroom kept held leases here and wrote this file last: its list wins. They leave
+  // this file only once leases.json holds them, so a crash in between moves them again.
+  const leasesMoved = legacyLeases !== undefined && leases.write(legacyLeases) === undefined;
+  if (backend && (backup || leasesMoved)) {
     writeNow();
     if (writeProblem) restoreBackup();
   }
@@ -243,7 +220,8 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
       apply(mutate);
       writeNow();
     },
-    notices: () => (writeProblem ? [...notices, writeProblem] : [...notices]),
+    leases,
+    notices: () => [...notices, ...(writeProblem ? [writeProblem] : []), ...leases.notices()],
     writeError: () => openError ?? lastWriteError,
     rewrite() {
       writeNow();
@@ -251,6 +229,7 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
     },
     close() {
       closed = true;
+      leases.close();
     },
   };
 }

@@ -8,6 +8,7 @@
 //   breaker        hash  threshold, cooldownMs
 //   routes         zset  route id (JSON of [targetId, runtimeId, modelId]) by last use
 //   route:<id>     hash  state, failures, reason, openUntil, probeOwner, probeExpiresAt
+// Channel `<prefix>:<providerId>:routes-changed`: a route was written.
 //
 // Reply: {result, views, events, settings}; a view is {id, state, openUntil, reason,
 // failures, hasProbe, probeOwner}; an event is {kind, id, ...} for the host's history.
@@ -179,5 +180,7 @@ for routeId, r in pairs(touched) do
     redis.call('HDEL', key, 'probeOwner', 'probeExpiresAt')
   end
 end
+-- Hosts keeping a view of these routes read them again (SharedRouteBreaker.watch).
+if next(touched) ~= nil then redis.call('PUBLISH', P..':routes-changed', '1') end
 return {result, views, events, {threshold, cooldown}}
 `;

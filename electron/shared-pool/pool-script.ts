@@ -8,7 +8,8 @@
 // primary, never Redis Cluster, SPEC §7):
 //   cfg        hash  limit, cooldownMs, autoReduced (0/1), autoReducedFrom
 //   state      hash  pausedUntil, c429 (consecutive 429s), gen (reductions so far), seq (arrivals),
-//                    pauseReason (set by an early pause, cleared by a 429: absent means a 429's)
+//                    pauseReason (set by an early pause, cleared by a 429: absent means a 429's),
+//                    changedAt (the last message on 'changed')
 //   held       hash  leaseId -> "gen|admittedAt|host"   (gen: reductions before its admission;
 //                    -1: adopted once reduced, so it speaks of an older limit)
 //   agents     hash  leaseId or waiterId -> agentId      (only those that named one)
@@ -28,6 +29,7 @@
 // hosts to come back before freeing anything of theirs.
 // Waiter and lease ids are `<host>.<n>`: namespaced by host, and a lease keeps its waiter's id.
 import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/backoff";
+import { CHANGE_GAP_MS } from "./change-feed";
 import { EXTRA_OPERATIONS, EXTRAS_LUA } from "./pool-script-extras";
 
 /** A host silent this long loses its leases (released as failures) and its waiters (SPEC §7). */
@@ -74,12 +76,13 @@ local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_B
 local HOST_EXPIRY = ${HOST_EXPIRY_MS}
 local SILENCE = ${SILENCE_MS}
 local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
+local CHANGE_GAP = ${CHANGE_GAP_MS}
 
 -- Read once; every change below writes through to Redis and to these locals.
 local cfg = redis.call('HMGET', CFG, 'limit', 'cooldownMs', 'autoReduced', 'autoReducedFrom', 'version')
 local limit, cooldown = tonumber(cfg[1]) or 1, tonumber(cfg[2]) or 0
 local autoReduced, autoReducedFrom = tonumber(cfg[3]) or 0, tonumber(cfg[4]) or -1
-local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429', 'holdUntil', 'pauseReason')
+local st = redis.call('HMGET', STATE, 'pausedUntil', 'gen', 'upSince', 'c429', 'holdUntil', 'pauseReason', 'changedAt')
 local pauseEnd, gen, upSince, c429 = tonumber(st[1]), tonumber(st[2]) or 0, tonumber(st[3]), tonumber(st[4]) or 0
 local pauseReason = st[6]
 -- Whether this operation changed what a status shows: other hosts hear of it on 'changed'.
@@ -329,6 +332,22 @@ if op == 'seed' then
   else
     result = {0, epoch}
   end
+  -- A host starting has no waiters yet: those Redis queues for it are a previous run's, and so
+  -- are admissions left in its inbox, which no one will take (their slots return at once). Its
+  -- previous run's leases stay held for it to adopt.
+  local waiters = redis.call('HGETALL', WAITERS)
+  for i = 1, #waiters, 2 do
+    if string.match(waiters[i + 1], '^%-?%d+|%-?%d+|%-?%d+|(.*)$') == host then
+      unqueue(waiters[i])
+      redis.call('HDEL', AGENTS, waiters[i])
+    end
+  end
+  for _, entry in ipairs(redis.call('LRANGE', P..':inbox:'..host, 0, -1)) do
+    local id = string.match(entry, '^a|(.*)|%-?%d+|%-?%d+|%-?%d+$')
+    if id and redis.call('HEXISTS', HELD, id) == 1 then unhold(id) end
+  end
+  redis.call('DEL', P..':inbox:'..host)
+  drive()
 elseif op == 'rejoin' then
   -- Redis lost the state this host joined (ARGV[5]); ARGV[6] is a new epoch, ARGV[7..11] the
   -- newest settings this host saw with their version, ARGV[12..] its leases, five arguments
@@ -486,7 +505,13 @@ end
 -- Other hosts with new answers are woken. A wake-up ('drive') or a waiter giving up
 -- ('leave') also collects what other hosts left for this one, oldest first.
 for h in pairs(told) do redis.call('PUBLISH', P..':wake:'..h, '1') end
-if changed then redis.call('PUBLISH', P..':changed', host) end
+-- Every host hears of a change at once, at most one message per CHANGE_GAP: a host looks again
+-- a while after each message (change-feed.ts), which covers changes the gap kept quiet. A host
+-- alone on the provider pays nothing for it.
+if changed and now >= (tonumber(st[7]) or 0) + CHANGE_GAP and redis.call('ZCARD', HOSTS) > 1 then
+  redis.call('HSET', STATE, 'changedAt', nowArg)
+  redis.call('PUBLISH', P..':changed', host)
+end
 local answers = mine
 if op == 'drive' or op == 'leave' then
   answers = redis.call('LRANGE', P..':inbox:'..host, 0, -1)

@@ -4,6 +4,7 @@
 // breaker (electron/engine/route-breaker.ts), as promises. The rules run in breaker-script.ts;
 // this host keeps only a timer per open period, so its history hears of the half-open
 // transition on time (whichever host reads the route first after that instant records it).
+// Every change to a route is announced on pub/sub, so a watching host can keep its view current.
 import type { BreakerSettings, HistoryEvent, RouteEntry, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
 import { routeClosedMessage, routeHalfOpenMessage, routeOpenedMessage } from "../engine/breaker-messages";
 import type { AdmitResult } from "../engine/breaker-types";
@@ -13,14 +14,29 @@ import type { BreakerEvent, BreakerView, RedisLink } from "./redis-link";
 
 export interface SharedBreakerDeps {
   providerId: string;
-  redis: RedisLink;
+  /** Only the breaker script and pub/sub are used (a hub's link, once Redis answers). */
+  redis: Pick<RedisLink, "breaker" | "subscribe">;
   /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`), beside the pool's. */
   keyPrefix?: string;
   /** Redis's time (redis-clock.ts), or a fake clock in tests. */
   clock: Clock;
+  /** Calls wait for this before they read the clock (a hub's link: Redis's clock is measured by then). */
+  ready?: () => Promise<unknown>;
+  /** For tests and tools: the service hears changes and transitions through `watch` instead. */
   onChange?: () => void;
   onEvent?: (event: Omit<HistoryEvent, "at">) => void;
+  /** A half-open timer's read or the pub/sub subscription failed. */
   onError?: (error: Error) => void;
+}
+
+/** How the service keeps its view of a shared provider's routes (electron/service/shared-routes.ts). */
+export interface BreakerWatcher {
+  /** Routes as one of this host's replies showed them; `all` (a snapshot): no other route exists. */
+  seen(entries: RouteEntry[], all: boolean): void;
+  /** A route changed in Redis, on this host or another: read the snapshot again. */
+  changed(): void;
+  /** A transition this host's call made, for its history. */
+  event(event: Omit<HistoryEvent, "at">): void;
 }
 
 const keyOf = (r: RouteKey): string => JSON.stringify([r.targetId, r.runtimeId, r.modelId]);
@@ -33,6 +49,8 @@ export class SharedRouteBreaker {
   private readonly keys: string;
   /** One timer per route's open period, keyed by route id. */
   private readonly halfOpenTimers = new Map<string, { at: number; timer: TimerHandle }>();
+  private readonly watchers = new Set<BreakerWatcher>();
+  private unsubscribe: Promise<() => Promise<void>> | undefined;
   private disposed = false;
 
   constructor(private readonly deps: SharedBreakerDeps) {
@@ -78,6 +96,28 @@ export class SharedRouteBreaker {
     return views.map((view) => entryOf(view, now));
   }
 
+  /** Redis's time as this host sees it: what `openUntil` in the entries counts on. */
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  /**
+   * Tells `watcher` every route a reply shows, every transition this host makes, and every change
+   * announced on `<prefix>:<providerId>:routes-changed`. Resolves once subscribed, so a snapshot
+   * read after it misses no change; the function it gives stops the watching.
+   */
+  async watch(watcher: BreakerWatcher): Promise<() => void> {
+    this.watchers.add(watcher);
+    this.unsubscribe ??= this.deps.redis.subscribe(`${this.keys}:routes-changed`, () => {
+      for (const w of this.watchers) w.changed();
+    });
+    await this.unsubscribe;
+    return () => {
+      this.watchers.delete(watcher);
+      if (this.watchers.size === 0) this.stopListening();
+    };
+  }
+
   async settings(): Promise<BreakerSettings> {
     return (await this.call("settings")).settings;
   }
@@ -90,6 +130,18 @@ export class SharedRouteBreaker {
     this.disposed = true;
     for (const { timer } of this.halfOpenTimers.values()) this.deps.clock.clearTimeout(timer);
     this.halfOpenTimers.clear();
+    this.watchers.clear();
+    this.stopListening();
+  }
+
+  private stopListening(): void {
+    const subscribed = this.unsubscribe;
+    this.unsubscribe = undefined;
+    subscribed?.then((stop) => stop()).catch((error: unknown) => this.fail(error));
+  }
+
+  private fail(error: unknown): void {
+    this.deps.onError?.(error instanceof Error ? error : new Error(String(error)));
   }
 
   private async one(operation: BreakerOperation, ...args: (string | number)[]): Promise<RouteEntry> {
@@ -98,10 +150,15 @@ export class SharedRouteBreaker {
   }
 
   private async call(operation: BreakerOperation, ...args: (string | number)[]) {
+    if (this.deps.ready) await this.deps.ready();
     const now = this.deps.clock.now();
     const [result, views, events, [threshold, cooldownMs]] = await this.deps.redis.breaker([operation, this.keys, now, ...args]);
     for (const event of events) this.record(event);
     for (const view of views) this.armHalfOpen(view);
+    if (this.watchers.size > 0 && (views.length > 0 || operation === "snapshot")) {
+      const entries = views.map((view) => entryOf(view, now));
+      for (const watcher of this.watchers) watcher.seen(entries, operation === "snapshot");
+    }
     if (events.length > 0 || (operation !== "entry" && operation !== "refresh")) this.deps.onChange?.();
     return { result, now, views, settings: { threshold, cooldownMs } };
   }
@@ -118,7 +175,7 @@ export class SharedRouteBreaker {
     if (this.disposed || state !== "open") return;
     const timer = this.deps.clock.setTimeout(() => {
       this.halfOpenTimers.delete(id);
-      this.call("refresh", id).catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
+      this.call("refresh", id).catch((error: unknown) => this.fail(error));
     }, openUntil - this.deps.clock.now());
     this.halfOpenTimers.set(id, { at: openUntil, timer });
   }
@@ -130,19 +187,23 @@ export class SharedRouteBreaker {
     this.halfOpenTimers.delete(id);
   }
 
-  private record([kind, id, ...rest]: BreakerEvent): void {
-    const route = routeOf(id);
+  private record(event: BreakerEvent): void {
     // Disabling the breaker closes routes without sending their views: the event tells.
-    if (kind !== "opened") this.disarm(id);
-    if (kind === "half-open") {
-      this.deps.onEvent?.({ kind: "route_half_open", route, message: routeHalfOpenMessage(route) });
-    } else if (kind === "opened") {
-      const [cooldownMs, failures, reason] = rest as [number, number, string];
-      this.deps.onEvent?.({ kind: "route_opened", route, message: routeOpenedMessage(route, cooldownMs, failures, reason) });
-    } else {
-      this.deps.onEvent?.({ kind: "route_closed", route, message: routeClosedMessage(route, rest[0] as string) });
-    }
+    if (event[0] !== "opened") this.disarm(event[1]);
+    const told = historyOf(event);
+    this.deps.onEvent?.(told);
+    for (const watcher of this.watchers) watcher.event(told);
   }
+}
+
+function historyOf([kind, id, ...rest]: BreakerEvent): Omit<HistoryEvent, "at"> {
+  const route = routeOf(id);
+  if (kind === "half-open") return { kind: "route_half_open", route, message: routeHalfOpenMessage(route) };
+  if (kind === "opened") {
+    const [cooldownMs, failures, reason] = rest as [number, number, string];
+    return { kind: "route_opened", route, message: routeOpenedMessage(route, cooldownMs, failures, reason) };
+  }
+  return { kind: "route_closed", route, message: routeClosedMessage(route, rest[0] as string) };
 }
 
 function entryOf([id, state, openUntil, reason, failures, hasProbe, probeOwner]: BreakerView, now: number): RouteEntry {

@@ -15,6 +15,7 @@ import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig }
 import { WaitStats } from "../engine/wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { ChangeFeed } from "./change-feed";
+import { EXPIRED, HostLeases } from "./host-leases";
 import { readInboxEntry } from "./inbox";
 import { readLeaseList, type SharedLeaseList } from "./lease-list";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
@@ -58,9 +59,6 @@ interface Waiting {
 export type { SharedStatusEntry } from "./shared-status";
 
 const DEFAULT_POLL_MS = 1_000;
-/** The script's answers to `adopt` for a lease another host holds, and for one that had expired. */
-const HELD_ELSEWHERE = -2;
-const EXPIRED = -3;
 /** The script's answer to an operation naming an epoch Redis no longer holds (pool-script.ts). */
 const STALE_EPOCH = -2;
 
@@ -74,8 +72,10 @@ export class SharedPool {
   readonly providerId: string;
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
+  /** Waiters answered while Redis was unreachable, whose leaving Redis has not yet confirmed. */
+  private readonly gaveUp = new Set<string>();
   /** The leases this host was handed and has not released: what it would re-register. */
-  private readonly held = new Map<string, Lease>();
+  private readonly held: HostLeases;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly waits = new WaitStats();
   private noticeDismissed = false;
@@ -90,15 +90,14 @@ export class SharedPool {
   private settingsVersion = -1;
   private joined: string = randomUUID();
   private rejoining: Promise<void> | undefined;
-  /** Each TTL lease's ttl, to re-register it. */
-  private readonly ttls = new Map<string, number>();
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
     this.providerId = deps.providerId;
+    this.held = new HostLeases(deps.providerId);
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
     this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
-    this.changes = new ChangeFeed(deps.clock, deps.host, () => this.deps.onChange?.());
+    this.changes = new ChangeFeed(deps.clock, () => this.deps.onChange?.());
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
@@ -106,7 +105,7 @@ export class SharedPool {
     this.noticeDismissed = config.noticeDismissed;
     this.unsubscribe = await Promise.all([
       this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive()),
-      this.deps.redis.subscribe(`${this.keys}:changed`, (from) => this.changes.heard(from)),
+      this.deps.redis.subscribe(`${this.keys}:changed`, () => this.changes.heard()),
     ]);
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
@@ -157,12 +156,20 @@ export class SharedPool {
   /**
    * A waiter gives up. Whether it was admitted first is Redis's to say: the script that
    * admitted it ran before this one, so its answer has reached this host already and this
-   * is a no-op; otherwise it leaves the queue and can never be admitted.
+   * is a no-op; otherwise it leaves the queue and can never be admitted. While Redis is
+   * unreachable the waiter is answered at once (a deadline holds through an outage); if Redis
+   * turns out to have admitted it first, that admission is handed back unused when it arrives.
    */
   private giveUp(waiterId: string, result: AcquireResult): void {
+    if (!this.deps.redis.connected && this.waiting.has(waiterId)) {
+      this.gaveUp.add(waiterId);
+      this.answer(waiterId, result);
+    }
     this.background(
       this.call("leave", waiterId).then((reply) => {
-        if (reply?.[0] === 1) this.answer(waiterId, result);
+        if (reply?.[0] !== 1) return;
+        this.gaveUp.delete(waiterId);
+        this.answer(waiterId, result);
       }),
     );
   }
@@ -182,33 +189,32 @@ export class SharedPool {
     for (const raw of inbox) {
       const entry = readInboxEntry(raw);
       if (entry.kind === "timedOut") {
+        this.gaveUp.delete(entry.waiterId);
         this.answer(entry.waiterId, TIMED_OUT);
       } else if (entry.kind === "expired") {
         this.expired(entry.leaseId);
       } else {
         const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
         const waiter = this.waiting.get(leaseId);
-        // Answered already: a resent acquire tells its admission twice. The lease stays held.
-        if (!waiter) continue;
+        if (!waiter) {
+          // Given up during an outage, yet admitted first: nobody took the slot, so it goes back unused.
+          if (this.gaveUp.delete(leaseId)) this.background(this.call("undelivered", leaseId, requestId(leaseId)));
+          // Otherwise answered already: a resent acquire tells its admission twice. The lease stays held.
+          continue;
+        }
         const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
         if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
         if (expiresAt !== undefined) lease.expiresAt = expiresAt;
-        if (expiresAt !== undefined) this.ttls.set(leaseId, Number(waiter.asked[2]));
-        this.held.set(leaseId, lease);
+        this.held.hold(lease, Number(waiter.asked[2]));
         this.waits.record(admittedAt, admittedAt - enqueuedAt);
         this.answer(leaseId, { ok: true, lease });
       }
     }
   }
 
-  private forget(leaseId: string): void {
-    this.held.delete(leaseId);
-    this.ttls.delete(leaseId);
-  }
-
   private expired(leaseId: string): void {
     const agentId = this.held.get(leaseId)?.agentId;
-    this.forget(leaseId);
+    this.held.forget(leaseId);
     this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
     this.deps.onLeaseExpired?.(leaseId);
   }
@@ -219,7 +225,7 @@ export class SharedPool {
    * hide the outage from the script); the link's return drives at once instead.
    */
   private drive(): void {
-    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys()));
+    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys(), ...this.gaveUp));
   }
 
   // ── release ────────────────────────────────────────────────────────────────
@@ -228,7 +234,7 @@ export class SharedPool {
     const now = this.deps.clock.now();
     const reply = await this.call("release", leaseId, outcome, retryAfterMs ?? "", requestId(leaseId));
     if (!reply || reply[0] !== 1) return false;
-    this.forget(leaseId);
+    this.held.forget(leaseId);
     if (outcome === "rate_limited") this.told429(reply, now, retryAfterMs);
     return true;
   }
@@ -264,7 +270,7 @@ export class SharedPool {
 
   async returnUndelivered(leaseId: string): Promise<boolean> {
     const returned = (await this.call("undelivered", leaseId, requestId(leaseId)))?.[0] === 1;
-    if (returned) this.forget(leaseId);
+    if (returned) this.held.forget(leaseId);
     return returned;
   }
 
@@ -275,13 +281,13 @@ export class SharedPool {
     const known = this.held.get(leaseId) ?? { leaseId, providerId: this.providerId, admittedAt: -1, enqueuedAt: -1 };
     if (reply[1] === -1) return known;
     const renewed: Lease = { ...known, expiresAt: reply[1] as number };
-    this.held.set(leaseId, renewed);
+    this.held.hold(renewed, undefined);
     return renewed;
   }
 
   /** The leases this host holds on the shared provider, as it was handed them. */
   heldLeases(): Lease[] {
-    return [...this.held.values()];
+    return this.held.list();
   }
 
   isHeld(leaseId: string): boolean {
@@ -296,26 +302,19 @@ export class SharedPool {
    */
   async adopt(leases: PersistedLease[]): Promise<void> {
     if (leases.length === 0) return;
-    const ttls = leases.map(({ ttlMs, expiresAt, admittedAt }) => ttlMs ?? (expiresAt === undefined ? -1 : Math.max(0, expiresAt - admittedAt)));
-    const args = leases.flatMap((lease, i) => [lease.leaseId, lease.admittedAt, lease.expiresAt ?? -1, ttls[i] as number, lease.agentId ?? ""]);
-    const reply = await this.call("adopt", ...args);
+    const reply = await this.call("adopt", ...HostLeases.adoptArgs(leases));
     if (!reply) return;
-    leases.forEach(({ leaseId, agentId, admittedAt }, i) => {
-      const expiresAt = Number(reply[i]);
+    leases.forEach((lease, i) => {
+      const { leaseId, agentId } = lease;
       // A new waiter's id must not be one this host held before a restart.
       const arrival = leaseId.startsWith(`${this.deps.host}.`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
       if (arrival > this.arrivals) this.arrivals = arrival;
-      if (expiresAt === HELD_ELSEWHERE) return;
-      if (expiresAt === EXPIRED) {
+      if (Number(reply[i]) === EXPIRED) {
         this.event("lease_expired", say.leaseExpiredMessage(this.providerId, leaseId, agentId));
         this.deps.onLeaseExpired?.(leaseId);
-        return;
+      } else {
+        this.held.adopted(lease, Number(reply[i]));
       }
-      const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt: admittedAt };
-      if (agentId !== undefined) lease.agentId = agentId;
-      if (expiresAt >= 0) lease.expiresAt = expiresAt;
-      if (expiresAt >= 0) this.ttls.set(leaseId, ttls[i] as number);
-      this.held.set(leaseId, lease);
     });
   }
 
@@ -433,13 +432,7 @@ export class SharedPool {
     const settings = status
       ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]
       : [-1, 1, 0, 0, -1];
-    const leases = [...this.held.values()].flatMap((lease) => [
-      lease.leaseId,
-      lease.admittedAt,
-      lease.expiresAt ?? -1,
-      this.ttls.get(lease.leaseId) ?? -1,
-      lease.agentId ?? "",
-    ]);
+    const leases = this.held.scriptArgs();
     const now = this.deps.clock.now();
     const reply = await this.deps.redis.run(["rejoin", this.keys, this.deps.host, now, this.joined, randomUUID(), ...settings, ...leases]);
     const [, epoch, late] = reply[0] as unknown as [number, string, number];

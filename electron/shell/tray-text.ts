@@ -24,5 +24,7 @@ export function trayText(status: ConcurrencyStatusResponse): TrayText {
   if (queued > 0) parts.push(`${queued} queued`);
   // Named, as the window's title names them: which provider needs you, not how many.
   if (paused.length > 0) parts.push(`${paused.join(", ")} paused`);
+  // SPEC §7: while Redis is away shared providers admit nobody, whatever the counts say.
+  if (status.redis?.connected === false) parts.push("Redis unreachable");
   return { title: `${active}/${limit}`, tooltip: `Headroom: ${parts.join(", ")}` };
 }

@@ -1,11 +1,22 @@
 // Who holds a slot and who waits, with a way out for a lease whose agent died holding it.
 // The list has a fixed height and scrolls, so agents coming and going move nothing else.
 import { memo, useLayoutEffect, useRef } from "react";
-import type { HeldLease as HeldLeaseView, LeasesView } from "../../shared/types";
+import type { HeldLeaseView, LeasesView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatClock } from "../format";
 import { handOffFocus } from "../focus";
 import { ConfirmButton } from "./ConfirmButton";
+
+/** For a shared provider (SPEC §7), the host holding or waiting, on a line of its own so it is never cut off. */
+function OnHost({ host }: { host: string | undefined }) {
+  if (host === undefined) return null;
+  return (
+    <>
+      {" "}
+      <span className="on-host">on {host}</span>
+    </>
+  );
+}
 
 const holderName = (lease: HeldLeaseView) => lease.agentId ?? `lease ${lease.leaseId.slice(0, 8)}`;
 
@@ -35,6 +46,7 @@ function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
         action={() => intents.releaseLease(lease.leaseId)}
         focusKey="release"
       />
+      <OnHost host={lease.host} />
     </li>
   );
 }
@@ -67,6 +79,7 @@ export const LeaseList = memo(function LeaseList({ providerId }: { providerId: s
               <li key={waiter.waiterId}>
                 <span className="agent">{waiter.agentId ?? "unnamed agent"}</span>{" "}
                 <span className="muted">since {formatClock(waiter.since)}</span>
+                <OnHost host={waiter.host} />
               </li>
             ))}
           </ol>

@@ -12,6 +12,8 @@ import { PauseCountdown } from "./PauseCountdown";
 import { ProviderStats } from "./ProviderStats";
 import { ReductionBanner } from "./ReductionBanner";
 import { RemoveProvider } from "./RemoveProvider";
+import { SharedBadge, WaitReason } from "./SharedState";
+import { ShareSwitch } from "./ShareSwitch";
 import { UpstreamMeters } from "./UpstreamMeters";
 import { UpstreamSection } from "./UpstreamSection";
 
@@ -29,15 +31,17 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
           <span className="badge warn">{entry.autoReducedFrom !== undefined ? `auto-reduced from ${entry.autoReducedFrom}` : "auto-reduced"}</span>
         )}
         {entry.paused && <span className="badge alert">paused</span>}
+        {entry.shared && <SharedBadge hosts={entry.hosts} />}
       </header>
-      <div className="attention">
+      <div className={entry.waitReason && entry.autoReduced ? "attention attention-tall" : "attention"}>
         <div className="attention-pause">
           {entry.paused && entry.pausedUntil !== undefined ? (
             <PauseCountdown providerId={providerId} pausedUntil={entry.pausedUntil} reason={entry.pauseReason} />
           ) : (
-            !entry.autoReduced && <p className="muted calm">Nothing needs you here.</p>
+            !entry.autoReduced && !entry.waitReason && <p className="muted calm">Nothing needs you here.</p>
           )}
         </div>
+        {entry.waitReason && <WaitReason reason={entry.waitReason} />}
         {entry.autoReduced && <ReductionBanner entry={entry} />}
       </div>
       <ProviderStats entry={entry} />
@@ -45,6 +49,7 @@ export const ProviderCard = memo(function ProviderCard({ providerId }: { provide
       <div className="controls">
         <LimitEditor providerId={providerId} limit={entry.limit} />
         <CooldownControl providerId={providerId} cooldownMs={entry.cooldownMs} />
+        <ShareSwitch providerId={providerId} shared={entry.shared === true} />
       </div>
       <LoadChart providerId={providerId} limit={entry.limit} />
       <LeaseList providerId={providerId} />

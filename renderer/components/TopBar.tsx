@@ -4,6 +4,7 @@ import { useEffect, useMemo } from "react";
 import { useHeadroom } from "../app-context";
 import { attentionOf, titleOf, type Attention } from "../store/attention";
 import { ConnectionStatus } from "./ConnectionStatus";
+import { RedisStatus } from "./RedisStatus";
 
 function bringIntoView(elementId: string, focusSelector: string): void {
   const target = document.getElementById(elementId);
@@ -41,6 +42,7 @@ export function TopBar() {
     <header className="top-bar">
       <h1>Headroom</h1>
       <ConnectionStatus />
+      <RedisStatus />
       <span className="spacer" />
       <nav className="counts" aria-label="Needs attention">
         <Count

@@ -36,6 +36,8 @@ export function applyStatus(state: HeadroomState, status: ConcurrencyStatusRespo
   const notices = status.notices ?? NO_NOTICES;
   const sameNotices = notices.length === state.notices.length && notices.every((n, i) => n === state.notices[i]);
   if (!sameNotices) next.notices = notices;
+  const redis = status.redis;
+  if (redis?.connected !== state.redis?.connected || redis?.error !== state.redis?.error) next.redis = redis;
 
   const changed = shared.changed.map((id) => shared.byKey[id] as ConcurrencyStatusEntry);
   if (changed.length > 0 || shared.removed.length > 0) {
@@ -53,7 +55,8 @@ export function applyStatus(state: HeadroomState, status: ConcurrencyStatusRespo
 export function applyEntry(state: HeadroomState, entry: ConcurrencyStatusEntry, now: number): Partial<HeadroomState> {
   if (!(entry.providerId in state.providers)) return {};
   const providers = state.providerIds.map((id) => (id === entry.providerId ? entry : (state.providers[id] as ConcurrencyStatusEntry)));
-  return applyStatus(state, { providers, notices: [...state.notices] }, now).next;
+  const redis = state.redis === undefined ? {} : { redis: state.redis };
+  return applyStatus(state, { providers, notices: [...state.notices], ...redis }, now).next;
 }
 
 export function applyRoutes(state: HeadroomState, view: RoutesView): Partial<HeadroomState> {

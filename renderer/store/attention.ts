@@ -33,6 +33,8 @@ export interface Attention {
   /** The first provider with queued agents, to bring into view. */
   queuedAt: string | undefined;
   openRoutes: string[];
+  /** SPEC §7: the host has Redis configured and does not reach it, so shared providers admit nobody. */
+  redisDown: boolean;
 }
 
 export function attentionOf(state: HeadroomState): Attention {
@@ -50,12 +52,13 @@ export function attentionOf(state: HeadroomState): Attention {
     }
   }
   const openRoutes = sortedRouteKeys(state).filter((key) => state.routes[key]!.state !== "closed");
-  return { paused, reduced, queued, queuedAt, openRoutes };
+  return { paused, reduced, queued, queuedAt, openRoutes, redisDown: state.redis?.connected === false };
 }
 
 /** `Headroom — anthropic paused`: what needs attention, so a tab or the tray says it. */
 export function titleOf(attention: Attention): string {
   const parts = [
+    ...(attention.redisDown ? ["Redis unreachable"] : []),
     ...attention.paused.map((id) => `${id} paused`),
     ...attention.reduced.filter((id) => !attention.paused.includes(id)).map((id) => `${id} auto-reduced`),
   ];

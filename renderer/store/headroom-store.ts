@@ -2,7 +2,7 @@
 // selects its own entry and an unchanged entry keeps its identity across snapshots.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ConnectionState, HostInfo } from "../../shared/contract";
-import type { BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RouteEntry } from "../../shared/types";
+import type { BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RedisState, RouteEntry } from "../../shared/types";
 import type { ChartMinutes, Sample } from "./samples";
 
 export interface HeadroomState {
@@ -12,6 +12,8 @@ export interface HeadroomState {
   providerIds: readonly string[];
   providers: Readonly<Record<string, ConcurrencyStatusEntry>>;
   notices: readonly string[];
+  /** Whether the host reaches Redis (SPEC §7); undefined when the host has no Redis configured. */
+  redis: RedisState | undefined;
   routeKeys: readonly string[];
   routes: Readonly<Record<string, RouteEntry>>;
   routeSettings: BreakerSettings | undefined;
@@ -35,6 +37,7 @@ export const initialState: HeadroomState = {
   providerIds: [],
   providers: {},
   notices: [],
+  redis: undefined,
   routeKeys: [],
   routes: {},
   routeSettings: undefined,

@@ -6,19 +6,22 @@ import { applyEntry, applyRoutes } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
 import { mergeSeries, type ChartMinutes } from "./samples";
 
+type EntryChange = { [K in "limit" | "cooldownMs" | "upstream" | "shared"]?: ConcurrencyStatusEntry[K] | undefined };
+
 export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => number = Date.now) {
-  /** What an answer changes in an entry; an upstream given as undefined was cleared. */
-  function patch(providerId: string, change: { limit?: number; cooldownMs?: number; upstream?: string | undefined }): void {
+  /** What an answer changes in an entry; a field given as undefined was cleared. */
+  function patch(providerId: string, change: EntryChange): void {
     store.setState((state) => {
       const entry = state.providers[providerId];
       if (!entry) return {};
-      const { upstream, ...rest } = change;
-      const next: ConcurrencyStatusEntry = { ...entry, ...rest };
-      if ("upstream" in change) {
-        if (upstream === undefined) delete next.upstream;
-        else next.upstream = upstream;
+      const next = { ...entry } as Record<string, unknown>;
+      for (const [key, value] of Object.entries(change)) {
+        if (value === undefined) delete next[key];
+        else next[key] = value;
       }
-      return applyEntry(state, next, now());
+      // A provider made local again has no hosts to count (the push says the same).
+      if (!next.shared) delete next.hosts;
+      return applyEntry(state, next as unknown as ConcurrencyStatusEntry, now());
     });
   }
 
@@ -38,6 +41,11 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
     setUpstream: (providerId: string, upstream: string | null) =>
       onSuccess(bridge.invoke("provider:configure", { providerId, upstream }), (view) =>
         patch(providerId, { upstream: view.upstream }),
+      ),
+    /** SPEC §7: a host without Redis refuses `true` with a message naming HEADROOM_REDIS_URL. */
+    setShared: (providerId: string, shared: boolean) =>
+      onSuccess(bridge.invoke("provider:configure", { providerId, shared }), (view) =>
+        patch(providerId, { shared: view.shared ? true : undefined }),
       ),
     resume: (providerId: string) =>
       onSuccess(bridge.invoke("provider:resume", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),

@@ -36,6 +36,22 @@ test("providers add, list, upstream and remove change the host and print what th
   expect((await t.client.status()).providers).toEqual([]);
 });
 
+test("share without Redis says to start the host with HEADROOM_REDIS_URL, exits 64 and changes nothing; unshare keeps it local", async () => {
+  await t.client.setLimit("anthropic", 4);
+  const refused = await runCli(["providers", "share", "anthropic"], env);
+  expect(refused.code).toBe(64);
+  expect(refused.stdout).toBe("");
+  expect(refused.stderr).toMatch(/^headroom: shared .*HEADROOM_REDIS_URL[^\n]*\n$/);
+  expect((await t.client.provider("anthropic")).shared).toBeFalsy();
+  expect((await t.client.status()).providers[0]!.shared).toBeUndefined();
+
+  expect(await ok("providers", "unshare", "anthropic")).toBe("anthropic is local to this host now.\n");
+  expect(await ok("providers")).toMatch(/\nanthropic\s+4\s+350ms\s+-\s+-\s+-\n/);
+  const typo = await runCli(["providers", "share", "antropic"], env);
+  expect(typo.code).toBe(64);
+  expect(typo.stderr).toContain("known providers: anthropic");
+});
+
 test("limit and cooldown set and show values; limit never creates a provider by typo", async () => {
   await t.client.setLimit("anthropic", 2);
   expect(JSON.parse(await ok("limit", "anthropic", "5", "--json"))).toEqual({ providerId: "anthropic", limit: 5 });

@@ -72,3 +72,18 @@ test("kill -9 at random moments loses no acknowledged lease and brings back no r
     for (const leaseId of held) await serve.client.release(leaseId, "success");
   }
 }, 120_000);
+
+test("a removed provider's held leases are forgotten on disk at once: created again, it starts empty after a kill -9", async () => {
+  const dir = tempDir();
+  onTestFinished(() => removeDir(dir));
+  let serve = await startServe({ dataDir: dir });
+  onTestFinished(() => serve.stop());
+  await serve.client.setLimit("anthropic", 2);
+  await serve.client.acquire({ providerId: "anthropic", agentId: "agent" });
+  await serve.client.removeProvider("anthropic");
+  await serve.client.setLimit("anthropic", 2);
+  await serve.crash();
+
+  serve = await startServe({ dataDir: dir });
+  expect((await serve.client.leases("anthropic")).held).toEqual([]);
+});

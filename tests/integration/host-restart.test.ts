@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { copyFileSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { ApiError } from "../../shared/api-client";
@@ -83,13 +83,44 @@ test("a second host on the same data folder refuses to start and names the runni
 test("a corrupt settings file is moved aside and reported in the status", async () => {
   const dir = tempDir();
   dirs.push(dir);
-  const { writeFileSync, readdirSync } = await import("node:fs");
   writeFileSync(join(dir, "settings.json"), '{"schemaVersion":1,"providers":{"anthropic":{"limit":');
   const h = await start(dir);
   const status = await h.client.status();
   expect(status.providers).toEqual([]);
   expect(status.notices?.[0]).toMatch(/corrupt/i);
   expect(readdirSync(dir).some((f) => /^settings\.corrupt-.*\.json$/.test(f))).toBe(true);
+});
+
+test("upgrading from a settings.json that held leases: they are held still, each for its ttl from the start", async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  // Written by the previous release, which kept held leases in settings.json.
+  copyFileSync(join(import.meta.dirname, "../fixtures/settings-with-leases.json"), join(dir, "settings.json"));
+  const startedAt = Date.now();
+  const h = await start(dir);
+  expect((await h.client.status()).providers[0]).toMatchObject({ providerId: "anthropic", limit: 4, active: 2 });
+  const held = (await h.client.leases("anthropic")).held;
+  expect(held.map((lease) => lease.leaseId).sort()).toEqual(["k3f9-1", "k3f9-2"]);
+  for (const lease of held) expect(lease.expiresAt).toBeGreaterThanOrEqual(startedAt + 120_000);
+  expect(JSON.parse(readFileSync(join(dir, "settings.json"), "utf8"))).not.toHaveProperty("leases");
+  expect(statSync(join(dir, "leases.json")).mode & 0o777).toBe(0o600);
+});
+
+test("a corrupt held-leases file is moved aside and reported in the status; settings are kept", async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  let h = await start(dir);
+  await h.client.setLimit("anthropic", 2);
+  await h.client.acquire({ providerId: "anthropic" });
+  await h.stop();
+  writeFileSync(join(dir, "leases.json"), '{"schemaVersion":1,"leases":[{"leaseId":');
+
+  h = await start(dir);
+  const status = await h.client.status();
+  expect(status.providers[0]).toMatchObject({ limit: 2, active: 0 });
+  expect(status.notices?.[0]).toMatch(/^Held leases file was corrupt .* moved aside/);
+  const aside = readdirSync(dir).find((f) => /^leases\.corrupt-.*\.json$/.test(f));
+  expect(statSync(join(dir, aside ?? "missing")).mode & 0o777).toBe(0o600);
 });
 
 test("waiters are answered with 503 when the host shuts down", async () => {

@@ -1,9 +1,9 @@
 // Same answers as the local pool (issue 11): the local pool and the shared pool (one host, a
 // real redis-server) are driven with the same random sequences of acquire, release with each
-// outcome, timeout, abort, undelivered admission, limit and cooldown change, resume and time
-// steps, on one fake clock. After every step both must have answered the same acquires the
+// outcome, a 429 on a lease that stays held, the early pause of upstream headers, timeout,
+// abort, undelivered admission, limit and cooldown change, resume and time steps, on one fake clock. After every step both must have answered the same acquires the
 // same way at the same instants, admitted in the same order, and show the same status and
-// history (pauses, reductions, notices).
+// history (pauses, reductions, notices), and list the same leases and waiters.
 //
 // Times are generated so that a waiter's deadline never falls on the very instant a cooldown
 // or a pause ends (deadlines end in 5, TTLs in 3, everything else in 0): at such a tie the local
@@ -34,9 +34,10 @@ function tiesSorted<E extends { kind: string; message: string }>(events: E[]): E
 }
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AcquireResult, PoolConfig, ProviderPool } from "../../electron/engine/pool-types";
+import { PAUSED_BY_UPSTREAM_HEADERS } from "../../electron/engine/pool-messages";
 import { createProviderPool } from "../../electron/engine/provider-pool";
 import type { RedisLink } from "../../electron/shared-pool/redis-link";
-import type { HistoryEvent, LeaseOutcome } from "../../shared/types";
+import type { HeldLease, HistoryEvent, LeaseOutcome, WaitingView } from "../../shared/types";
 import { createFakeClock } from "../support/fake-clock";
 import { flush } from "../support/pool-harness";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
@@ -51,6 +52,8 @@ type Command =
   | { t: "abort"; pick: number }
   | { t: "release"; pick: number; outcome: LeaseOutcome; retryAfterMs: number | undefined }
   | { t: "releaseAgain"; pick: number }
+  | { t: "rateLimitedOn"; pick: number; retryAfterMs: number | undefined }
+  | { t: "earlyPause"; ms: number }
   | { t: "undelivered"; pick: number }
   | { t: "setLimit"; limit: number }
   | { t: "setCooldown"; cooldownMs: number }
@@ -85,6 +88,15 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("releaseAgain" as const), pick }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("rateLimitedOn" as const),
+      pick,
+      retryAfterMs: fc.option(tens(10_000), { nil: undefined }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("earlyPause" as const), ms: fc.oneof(tens(3_000), fc.constant(400_000)) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("undelivered" as const), pick }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("setLimit" as const), limit: fc.integer({ min: 1, max: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("setCooldown" as const), cooldownMs: fc.constantFrom(0, 50, 350, 2_000) }) },
@@ -184,11 +196,19 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
     await flush();
     expect(asked.map((a) => answer(a.shared)), step).toEqual(asked.map((a) => answer(a.local)));
     expect(order.shared, step).toEqual(order.local);
-    const { waitP50Ms: _l50, waitP95Ms: _l95, ...localStatus } = local.status();
+    // upstreamLimits stays on each host (SPEC §7).
+    const { waitP50Ms: _l50, waitP95Ms: _l95, upstreamLimits: _up, ...localStatus } = local.status();
     const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, ...sharedStatus } = await shared.status();
     expect([flag, hosts]).toEqual([true, 1]);
     expect(sharedStatus, step).toEqual(localStatus);
     expect(tiesSorted(sharedEvents.map(named)), step).toEqual(tiesSorted(localEvents.map(named)));
+    // Lease and waiter ids differ between the pools: their times and places are compared.
+    const localList = local.leases();
+    const sharedList = await shared.leaseList();
+    const times = (held: HeldLease[]) => held.map(({ admittedAt, expiresAt }) => `${admittedAt}/${expiresAt}`).sort();
+    const places = (waiting: WaitingView[]) => waiting.map(({ position, since }) => `${position}@${since}`);
+    expect(times(sharedList.held), step).toEqual(times(localList.held));
+    expect(places(sharedList.waiting), step).toEqual(places(localList.waiting));
   };
 
   const releaseBoth = async (entry: Asked, how: (pool: "local" | "shared", leaseId: string) => boolean | Promise<boolean>) => {
@@ -232,6 +252,19 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
       case "releaseAgain": {
         const target = ended[command.pick % Math.max(1, ended.length)];
         if (target) await releaseBoth(target, (side, leaseId) => (side === "local" ? local : shared).release(leaseId, "success"));
+        break;
+      }
+      case "rateLimitedOn": {
+        const target = held()[command.pick % Math.max(1, held().length)];
+        if (!target) break;
+        const localDone = local.rateLimitedOn(leaseOf(target, "local") as string, command.retryAfterMs);
+        expect(await shared.rateLimitedOn(leaseOf(target, "shared") as string, command.retryAfterMs)).toBe(localDone);
+        break;
+      }
+      case "earlyPause": {
+        const resetAt = clock.now() + command.ms;
+        local.noteUpstreamLimits({ seenAt: clock.now(), requests: { remaining: 0, resetAt } }, true);
+        await shared.pauseUntil(resetAt, PAUSED_BY_UPSTREAM_HEADERS);
         break;
       }
       case "setLimit":

@@ -45,3 +45,12 @@ test("open routes, then half-open, then the rest; the title names what needs att
   expect(titleOf(attentionOf(state))).toBe("Headroom — anthropic paused, openai auto-reduced, 2 routes open");
   expect(titleOf(attentionOf(stateWith([statusEntry("calm")])))).toBe("Headroom");
 });
+
+test("the title says first when the host's Redis is unreachable, and nothing of Redis otherwise", () => {
+  const paused = [statusEntry("anthropic", { paused: true, shared: true, hosts: 2 })];
+  expect(titleOf(attentionOf({ ...stateWith(paused), redis: { connected: false, error: "ECONNREFUSED" } }))).toBe(
+    "Headroom — Redis unreachable, anthropic paused",
+  );
+  expect(titleOf(attentionOf({ ...stateWith(paused), redis: { connected: true } }))).toBe("Headroom — anthropic paused");
+  expect(titleOf(attentionOf(stateWith(paused)))).toBe("Headroom — anthropic paused");
+});

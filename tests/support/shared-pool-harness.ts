@@ -23,7 +23,15 @@ export async function sharedPool(
   link: RedisLink,
   clock: FakeClock,
   config: Partial<PoolConfig> = {},
-  options: { host?: string; keyPrefix?: string; providerId?: string; refreshMs?: number; log?: (message: string) => void } = {},
+  options: {
+    host?: string;
+    keyPrefix?: string;
+    providerId?: string;
+    refreshMs?: number;
+    log?: (message: string) => void;
+    onChange?: () => void;
+    onLeaseExpired?: (leaseId: string) => void;
+  } = {},
 ): Promise<SharedHarness> {
   const events: SharedHarness["events"] = [];
   const pool = new SharedPool({
@@ -35,6 +43,8 @@ export async function sharedPool(
     pollMs: 0,
     ...(options.refreshMs === undefined ? {} : { refreshMs: options.refreshMs }),
     ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
+    ...(options.onLeaseExpired === undefined ? {} : { onLeaseExpired: options.onLeaseExpired }),
     onEvent: (event) => events.push(event),
   });
   await pool.start({ ...DEFAULT_CONFIG, ...config });

@@ -44,7 +44,6 @@ describe("opening", () => {
       schemaVersion: CURRENT_SCHEMA_VERSION,
       providers: {},
       routes: { threshold: 1, cooldownMs: 15_000 },
-      leases: [],
     });
     expect(store.notices()).toEqual([]);
     expect(store.path).toBe(settingsFile(dir));
@@ -72,7 +71,6 @@ describe("opening", () => {
         usageGate: { url: "http://127.0.0.1:9000/usage", pollMs: 1000, headers: { "x-key": "k" } },
       };
       d.routes = { threshold: 3, cooldownMs: 0 };
-      d.leases.push({ leaseId: "l1", providerId: "openrouter.ai", agentId: "a1", admittedAt: 1, expiresAt: 2 });
     });
     first.close();
     const second = openIn(dir);
@@ -218,7 +216,6 @@ describe("migration", () => {
       schemaVersion: 1,
       providers: { anthropic, openai: { ...anthropic, limit: 2 } },
       routes: { threshold: 1, cooldownMs: 15_000 },
-      leases: [],
     });
     expect(JSON.parse(fs.readFileSync(settingsFile(dir), "utf8"))).toEqual(store.read());
     const [backup] = asideFiles(dir, "v0");
@@ -240,7 +237,7 @@ describe("migration", () => {
 
   test("there is a step for every version below the current one", () => {
     const result = migrateSettings({});
-    expect(result.ok && checkSettings(result.data)).toEqual({ ok: true, data: defaultSettings() });
+    expect(result.ok && checkSettings(result.data)).toEqual({ ok: true, data: defaultSettings(), legacyLeases: [] });
   });
 });
 

@@ -160,6 +160,22 @@ describe("errors cross as results, never as throws", () => {
     expect(logged).toEqual(["IPC status:get failed"]);
   });
 
+  test("a handler that answers later (a shared provider's route waits for Redis) gives a Result later, its error too", async () => {
+    const later: ChannelTable = {
+      ...table,
+      "routes:get": () => Promise.resolve({ routes: [], settings: { threshold: 1, cooldownMs: 15_000 } }),
+      "route:reset": () => Promise.reject(new Error("Redis said no")),
+    };
+    const logged: string[] = [];
+    expect(await answer(later, "routes:get", undefined)).toEqual({ ok: true, value: { routes: [], settings: { threshold: 1, cooldownMs: 15_000 } } });
+    expect(await answer(later, "route:reset", route, (m) => logged.push(m))).toEqual({
+      ok: false,
+      code: "internal",
+      message: "Headroom hit an unexpected error: Redis said no",
+    });
+    expect(logged).toEqual(["IPC route:reset failed"]);
+  });
+
   test("a closed service answers unavailable", () => {
     service.close();
     expect(call("limit:set", { providerId: "anthropic", limit: 2 })).toMatchObject({ ok: false, code: "unavailable" });

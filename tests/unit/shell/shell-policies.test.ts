@@ -97,4 +97,10 @@ describe("tray text", () => {
       trayText({ providers: [entry({ active: 4, limit: 4, queued: 3 }), statusEntry("anthropic", { limit: 2, paused: true })] }).tooltip,
     ).toBe("Headroom: 4/6 active, 3 queued, anthropic paused");
   });
+
+  test("says when the host's Redis is unreachable, and nothing of Redis otherwise", () => {
+    const providers = [entry({ active: 1, limit: 4, shared: true, hosts: 2 })];
+    expect(trayText({ providers, redis: { connected: false, error: "ECONNREFUSED" } }).tooltip).toBe("Headroom: 1/4 active, Redis unreachable");
+    expect(trayText({ providers, redis: { connected: true } }).tooltip).toBe("Headroom: 1/4 active");
+  });
 });

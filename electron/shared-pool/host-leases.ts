@@ -1,0 +1,69 @@
+// The leases one host holds on a shared provider, as it was handed them, with each TTL lease's
+// ttl: what it lists, heartbeats, and registers again in a Redis that lost them (or adopts).
+import type { Lease, PersistedLease } from "../engine/pool-types";
+
+/** The script's answers to `adopt` for a lease another host holds, and for one that had expired. */
+export const HELD_ELSEWHERE = -2;
+export const EXPIRED = -3;
+
+/** A lease's ttl for heartbeats: its own, else its original span (as the local pool restores it). */
+const ttlOf = ({ ttlMs, expiresAt, admittedAt }: PersistedLease): number =>
+  ttlMs ?? (expiresAt === undefined ? -1 : Math.max(0, expiresAt - admittedAt));
+
+/** A lease as the script takes it: id, admittedAt, expiresAt (-1 none), ttl (-1 none), agentId ('' none). */
+const scriptFields = (lease: PersistedLease, ttl: number): (string | number)[] => [
+  lease.leaseId,
+  lease.admittedAt,
+  lease.expiresAt ?? -1,
+  ttl,
+  lease.agentId ?? "",
+];
+
+export class HostLeases {
+  private readonly leases = new Map<string, Lease>();
+  private readonly ttls = new Map<string, number>();
+
+  constructor(private readonly providerId: string) {}
+
+  hold(lease: Lease, ttl: number | undefined): void {
+    this.leases.set(lease.leaseId, lease);
+    if (lease.expiresAt !== undefined && ttl !== undefined) this.ttls.set(lease.leaseId, ttl);
+  }
+
+  get(leaseId: string): Lease | undefined {
+    return this.leases.get(leaseId);
+  }
+
+  has(leaseId: string): boolean {
+    return this.leases.has(leaseId);
+  }
+
+  forget(leaseId: string): void {
+    this.leases.delete(leaseId);
+    this.ttls.delete(leaseId);
+  }
+
+  list(): Lease[] {
+    return [...this.leases.values()];
+  }
+
+  /** Every lease held, as `rejoin` takes them. */
+  scriptArgs(): (string | number)[] {
+    return this.list().flatMap((lease) => scriptFields(lease, this.ttls.get(lease.leaseId) ?? -1));
+  }
+
+  /** The leases to adopt, as `adopt` takes them. */
+  static adoptArgs(leases: PersistedLease[]): (string | number)[] {
+    return leases.flatMap((lease) => scriptFields(lease, ttlOf(lease)));
+  }
+
+  /** Holds an adopted lease with the expiry Redis gave it (-1: none), unless it is not this host's to hold. */
+  adopted(persisted: PersistedLease, expiresAt: number): void {
+    if (expiresAt === HELD_ELSEWHERE || expiresAt === EXPIRED) return;
+    const { leaseId, agentId, admittedAt } = persisted;
+    const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt: admittedAt };
+    if (agentId !== undefined) lease.agentId = agentId;
+    if (expiresAt >= 0) lease.expiresAt = expiresAt;
+    this.hold(lease, ttlOf(persisted));
+  }
+}

@@ -1,0 +1,17 @@
+// What a card says about a provider shared across machines (SPEC §7): how many hosts use it
+// now, and why its agents wait when the numbers do not show it (Redis unreachable).
+
+const hostCount = (hosts: number) => `${hosts} ${hosts === 1 ? "host" : "hosts"}`;
+
+export function SharedBadge({ hosts }: { hosts: number | undefined }) {
+  return <span className="badge shared">{hosts === undefined ? "Shared" : `Shared · ${hostCount(hosts)}`}</span>;
+}
+
+/** In the banner's place when there is no banner, so it moves nothing; below it otherwise. */
+export function WaitReason({ reason }: { reason: string }) {
+  return (
+    <p role="status" className="wait-reason">
+      <strong>Agents wait:</strong> {reason}
+    </p>
+  );
+}
