@@ -154,7 +154,7 @@ test("a 529 on one host opens the shared route on every host, and half-open it l
   const answers = hosts.map(send);
   await until(async () => fake.stats.inFlight, (n) => n === 1, "the probe at the provider");
   const settled = await until(
-    () => Promise.all(answers.map((answer) => Promise.race([answer.then((a) => a.status), new Promise<undefined>((resolve) => setTimeout(resolve, 10))]))),
+    () => Promise.all(answers.map((answer) => Promise.race([answer.then((a) => a.status), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10))]))),
     (statuses) => statuses.filter((status) => status === 503).length === 2,
     "the other two hosts to refuse the route while it is probed",
   );
