@@ -27,6 +27,11 @@ export interface SharedPoolDeps {
   providerId: string;
   /** This host's name in shared state (SPEC §7: HEADROOM_HOST_NAME, else `<hostname>:<port>`). */
   host: string;
+  /**
+   * Names this run of the host in its waiter ids (`<host>.<run>.<n>`), so a restarted host never
+   * hands out an id it held before, nor one still recycling. Tests leave it out (`<host>.<n>`).
+   */
+  run?: string;
   redis: RedisLink;
   /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`). */
   keyPrefix?: string;
@@ -74,6 +79,8 @@ export class SharedPool {
   private readonly waiting = new Map<string, Waiting>();
   /** Waiters answered while Redis was unreachable, whose leaving Redis has not yet confirmed. */
   private readonly gaveUp = new Set<string>();
+  /** Waiters that gave up while Redis was reachable, until it confirms they left. */
+  private readonly leaving = new Map<string, AcquireResult>();
   /** The leases this host was handed and has not released: what it would re-register. */
   private readonly held: HostLeases;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -112,6 +119,8 @@ export class SharedPool {
     this.joined = String(epoch);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
     this.stopWatchingLink = this.deps.redis.onConnectionChange((connected) => {
+      // Gave up just before the link dropped: the answer to their leaving waits for Redis, they do not.
+      if (!connected) for (const [waiterId, result] of this.leaving) this.answerUnconfirmed(waiterId, result);
       // Back after an outage: says it is alive at once, as its heartbeat would (a host told to stay quiet does not).
       if (connected && (this.deps.refreshMs ?? HOST_REFRESH_MS) > 0) this.drive();
       this.deps.onChange?.();
@@ -130,7 +139,7 @@ export class SharedPool {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.deps.clock.now();
-    const waiterId = `${this.deps.host}.${++this.arrivals}`;
+    const waiterId = `${this.deps.host}.${this.deps.run === undefined ? "" : `${this.deps.run}.`}${++this.arrivals}`;
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
@@ -161,17 +170,23 @@ export class SharedPool {
    * turns out to have admitted it first, that admission is handed back unused when it arrives.
    */
   private giveUp(waiterId: string, result: AcquireResult): void {
-    if (!this.deps.redis.connected && this.waiting.has(waiterId)) {
-      this.gaveUp.add(waiterId);
-      this.answer(waiterId, result);
-    }
+    if (!this.deps.redis.connected) this.answerUnconfirmed(waiterId, result);
+    else this.leaving.set(waiterId, result);
     this.background(
       this.call("leave", waiterId).then((reply) => {
+        this.leaving.delete(waiterId);
         if (reply?.[0] !== 1) return;
         this.gaveUp.delete(waiterId);
         this.answer(waiterId, result);
       }),
     );
+  }
+
+  /** Answers a waiter that gave up before Redis confirmed it left: its admission, if Redis made one first, goes back unused. */
+  private answerUnconfirmed(waiterId: string, result: AcquireResult): void {
+    if (!this.waiting.has(waiterId)) return;
+    this.gaveUp.add(waiterId);
+    this.answer(waiterId, result);
   }
 
   private answer(waiterId: string, result: AcquireResult): void {
@@ -386,12 +401,16 @@ export class SharedPool {
     if (this.disposed) return;
     const waiterIds = [...this.waiting.keys()];
     const departs = keepLeases ? [] : [this.call("depart")];
-    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
-    this.disposed = true;
-    for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
-    this.timers.stop();
-    this.changes.stop();
-    this.stopWatchingLink?.();
+    try {
+      await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
+    } finally {
+      // A link already closed rejects the calls above; the host's own side is cleaned up regardless.
+      this.disposed = true;
+      for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
+      this.timers.stop();
+      this.changes.stop();
+      this.stopWatchingLink?.();
+    }
     await Promise.all(this.unsubscribe.map((unsubscribe) => unsubscribe()));
     await this.settled();
   }
@@ -428,6 +447,8 @@ export class SharedPool {
    * newest settings it saw, and enqueues its waiters again (FIFO across hosts starts afresh).
    */
   private async reregister(): Promise<void> {
+    // A Redis that lost its data holds no admission for a waiter that gave up during the outage.
+    this.gaveUp.clear();
     const status = this.lastStatus;
     const settings = status
       ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]
