@@ -143,8 +143,10 @@ test("Redis restarted empty: the hand-set limit comes back, held leases still co
   const freedMs = Date.now() - upAt;
   await until(async () => provider.stats.generations, (n) => n > 3, "the first admission after the restart to reach the provider", 30_000);
   const firstAdmittedMs = Date.now() - upAt;
-  // Judged on Redis's clock, which is this machine's: 10 s, less what the hosts' offsets to it may be off by.
-  expect(Date.now() - restartedAt).toBeGreaterThanOrEqual(9_900);
+  // Judged on each host's estimate of Redis's clock (this machine's), good to half a round trip
+  // of Redis TIME: one run here admitted 9.99 s after the restart began. Without the window
+  // the first admission comes within about a second.
+  expect(Date.now() - restartedAt).toBeGreaterThanOrEqual(9_000);
 
   for (const { host, leaseId, hangUp } of holding.splice(0)) {
     hangUp();
@@ -154,7 +156,7 @@ test("Redis restarted empty: the hand-set limit comes back, held leases still co
   expect(provider.stats.maxConcurrent).toBeLessThanOrEqual(3);
   await drained(hosts, "anthropic");
   console.info(
-    `shared hosts, Redis restarted empty (up ${upAt - restartedAt} ms after starting it): re-registered as seen by every host ${reregisteredMs} ms after it was up, a slot freed at ${freedMs} ms, first admission at the provider ${firstAdmittedMs} ms; at most ${provider.stats.maxConcurrent} at the provider`,
+    `shared hosts, Redis restarted empty (up ${upAt - restartedAt} ms after starting it): re-registered as seen by every host ${reregisteredMs} ms after it was up, a slot freed at ${freedMs} ms, first admission at the provider ${firstAdmittedMs} ms (${firstAdmittedMs + upAt - restartedAt} ms after starting it); at most ${provider.stats.maxConcurrent} at the provider`,
   );
 }, 90_000);
 
