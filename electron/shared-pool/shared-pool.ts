@@ -6,7 +6,7 @@
 // moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
 // hosts, and the wait percentiles of its own admissions.
 import { randomUUID } from "node:crypto";
-import type { HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
+import type { HistoryEvent, HistoryKind, LeaseOutcome, UsageGateReading } from "../../shared/types";
 import { checkCooldownMs, checkLimit } from "../../shared/validate";
 import { valid } from "../engine/adaptive-limit";
 import type { Clock, TimerHandle } from "../engine/clock";
@@ -20,6 +20,7 @@ import { readInboxEntry } from "./inbox";
 import { readLeaseList, type SharedLeaseList } from "./lease-list";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
+import { SharedGate, type GateProbe } from "./shared-gate";
 import { statusEntry, unreachableEntry, type SharedStatusEntry } from "./shared-status";
 import { WakeTimers } from "./wake-timers";
 
@@ -88,6 +89,9 @@ export class SharedPool {
   private settingsVersion = -1;
   private joined: string = randomUUID();
   private rejoining: Promise<void> | undefined;
+  private readonly gate: SharedGate;
+  /** Seeded: from now on a change of the usage gate is told to Redis at once. */
+  private started = false;
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
@@ -96,6 +100,9 @@ export class SharedPool {
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
     this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
     this.changes = new ChangeFeed(deps.clock, () => this.deps.onChange?.());
+    const report = (askId: string, sessions: number | undefined, pollMs: number) =>
+      this.background(this.call("gateAnswer", askId, sessions ?? "", pollMs));
+    this.gate = new SharedGate(deps.clock, report, () => this.deps.onChange?.());
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
@@ -108,6 +115,8 @@ export class SharedPool {
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
     this.joined = String(epoch);
+    this.started = true;
+    if (this.gate.configured) await this.call("gate", 1);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
     this.stopWatchingLink = this.deps.redis.onConnectionChange((connected) => {
       // Back after an outage: says it is alive at once, as its heartbeat would (a host told to stay quiet does not).
@@ -180,6 +189,8 @@ export class SharedPool {
       const entry = readInboxEntry(raw);
       if (entry.kind === "timedOut") {
         this.answer(entry.waiterId, TIMED_OUT);
+      } else if (entry.kind === "pollGate") {
+        this.gate.asked(entry.askId);
       } else if (entry.kind === "expired") {
         this.expired(entry.leaseId);
       } else {
@@ -320,6 +331,20 @@ export class SharedPool {
     if ((await this.call("resume"))?.[0] === 1) this.event("resumed", say.resumedMessage(this.providerId));
   }
 
+  /**
+   * This host's usage gate (SPEC §7: its configuration stays on each host). Its waiters at the
+   * head of the queue go in only as its polls allow; `undefined` removes it.
+   */
+  setUsageProbe(gate: GateProbe | undefined): void {
+    this.gate.set(gate);
+    if (this.started) this.background(this.call("gate", gate ? 1 : 0));
+  }
+
+  /** This host's last usage-gate reading, on Redis's clock. */
+  usageReading(): UsageGateReading | undefined {
+    return this.gate.reading();
+  }
+
   /** The banner's dismissal stays on this host (SPEC §7). */
   dismissNotice(): void {
     this.noticeDismissed = true;
@@ -352,7 +377,7 @@ export class SharedPool {
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
     this.settingsVersion = reply[9] as number;
-    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now) };
+    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now), usageGate: this.gate.reading() };
     this.lastStatus = statusEntry(this.providerId, reply, host);
     return this.lastStatus;
   }
@@ -373,6 +398,7 @@ export class SharedPool {
     const departs = keepLeases ? [] : [this.call("depart")];
     await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
     this.disposed = true;
+    this.gate.set(undefined);
     for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
     this.timers.stop();
     this.changes.stop();
@@ -426,6 +452,7 @@ export class SharedPool {
       this.deps.log?.(`${late} lease(s) of ${this.deps.host} on shared provider ${this.providerId} re-registered after the 10 s window; they may exceed the limit until released`);
     }
     this.handle(reply);
+    if (this.gate.configured) this.handle(await this.deps.redis.run(["gate", this.keys, this.deps.host, now, this.joined, 1]));
     for (const [waiterId, { asked }] of this.waiting) {
       this.handle(await this.deps.redis.run(["acquire", this.keys, this.deps.host, now, this.joined, waiterId, ...asked]));
     }
