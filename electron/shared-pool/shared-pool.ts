@@ -90,7 +90,7 @@ export class SharedPool {
   private joined: string = randomUUID();
   private rejoining: Promise<void> | undefined;
   private readonly gate: SharedGate;
-  /** Seeded: from now on a change of the usage gate is told to Redis at once. */
+  /** Seeded: a change of the usage gate is told to Redis at once. */
   private started = false;
   private disposed = false;
 
@@ -331,16 +331,13 @@ export class SharedPool {
     if ((await this.call("resume"))?.[0] === 1) this.event("resumed", say.resumedMessage(this.providerId));
   }
 
-  /**
-   * This host's usage gate (SPEC §7: its configuration stays on each host). Its waiters at the
-   * head of the queue go in only as its polls allow; `undefined` removes it.
-   */
+  /** This host's usage gate (SPEC §7: it stays on each host), polled when its waiter heads the queue; undefined: none. */
   setUsageProbe(gate: GateProbe | undefined): void {
     this.gate.set(gate);
     if (this.started) this.background(this.call("gate", gate ? 1 : 0));
   }
 
-  /** This host's last usage-gate reading, on Redis's clock. */
+  /** On Redis's clock. */
   usageReading(): UsageGateReading | undefined {
     return this.gate.reading();
   }
