@@ -115,7 +115,7 @@ function gateOps.gateAnswer()
     redis.call('HSET', GATE, 'until', g.untilAt, 'untilBy', host)
     return {1, 0}
   end
-  gateAllowance = sessions and limit - sessions or 1
+  gateAllowance = sessions and limit - sessions or math.huge
   drive()
   gateAllowance = 0
   return {1, 1}
