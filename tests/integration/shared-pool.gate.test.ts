@@ -132,6 +132,24 @@ describe("the usage gate across hosts", () => {
     await b.pool.dispose();
   });
 
+  test("a new gate starts afresh: its host's busy hold goes and the head is polled at once", async () => {
+    const clock = createFakeClock();
+    const busy = scriptedGate([1]);
+    const { pool } = await sharedPool(link, clock, { limit: 1 }, { usageProbe: { probe: busy.probe, pollMs: 60_000 } });
+    const holder = await admit(pool);
+    const waiter = track(pool.acquire());
+    await settle(pool);
+    await pool.release(holder, "success");
+    await settle(pool);
+    expect([busy.polls(), waiter.settled]).toEqual([1, false]);
+    const idle = scriptedGate([0]);
+    pool.setUsageProbe({ probe: idle.probe, pollMs: 60_000 });
+    await settle(pool);
+    expect(idle.polls()).toBe(1);
+    expect(waiter.result).toMatchObject({ ok: true });
+    await pool.dispose();
+  });
+
   test("a failing gate fails open, and the error is the reading", async () => {
     const clock = createFakeClock();
     const gate = scriptedGate(["upstream said 503"]);
