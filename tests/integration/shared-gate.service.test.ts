@@ -63,7 +63,9 @@ test("a shared provider's queued waiter waits on the host's usage gate, before a
   let h = await startTestHost(options);
   try {
     await h.client.setLimit("anthropic", 1);
-    await h.client.setProvider("anthropic", { shared: true, usageGate: { url: gateUrl, pollMs: 250 } });
+    await h.client.setProvider("anthropic", { shared: true });
+    await eventually(async () => expect(await entry(h)).toMatchObject({ shared: true, hosts: 1 }));
+    await h.client.setProvider("anthropic", { usageGate: { url: gateUrl, pollMs: 250 } }); // given to the joined pool
     await heldBackByTheGate(h);
     await h.stop();
     h = await startTestHost(options); // the gate comes from settings.json with the shared provider
