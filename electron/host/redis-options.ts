@@ -24,6 +24,12 @@ export function redisOptions(given: Partial<RedisOptions>, env: NodeJS.ProcessEn
       "The Redis URL must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379/0); check --redis or HEADROOM_REDIS_URL.",
     );
   }
+  if (!readable(url)) {
+    // Never the URL itself: it may carry a password.
+    throw new HostStartError(
+      "The Redis URL cannot be read: check its host, port (a number) and %-escapes in the user and password; check --redis or HEADROOM_REDIS_URL.",
+    );
+  }
   const prefix = given.prefix ?? nonEmpty(env.HEADROOM_REDIS_PREFIX) ?? DEFAULT_PREFIX;
   if (!PREFIX.test(prefix)) {
     throw new HostStartError(
@@ -43,6 +49,18 @@ export function redisOptions(given: Partial<RedisOptions>, env: NodeJS.ProcessEn
 export function defaultHostName(osHostName: string, port: number): string {
   const name = osHostName.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 50) || "host";
   return `${name}:${port}`;
+}
+
+/** What the Redis client will parse: a URL, and user and password that %-decode. */
+function readable(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    decodeURIComponent(parsed.username);
+    decodeURIComponent(parsed.password);
+    return parsed.hostname !== "";
+  } catch {
+    return false;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -146,9 +146,16 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
     removeQuietly(temp);
   };
 
+  // A write that failed between removing the old file and the rename left its temp file as the
+  // only copy: it goes into place before anything may reopen (and truncate) that temp file.
+  let onlyCopyInTemp = false;
   const writeText = (text: string) => {
     let complete = false;
     try {
+      if (onlyCopyInTemp) {
+        fs.renameSync(temp, file);
+        onlyCopyInTemp = false;
+      }
       const fd = spare ?? fs.openSync(temp, "w", FILE_MODE);
       spare = undefined;
       try {
@@ -168,7 +175,9 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
     } catch (error) {
       lastError = errorText(error);
       // A complete temp file with no leases.json beside it is what the next start restores from.
+      if (onlyCopyInTemp) return;
       if (!complete || fs.existsSync(file)) removeQuietly(temp);
+      else onlyCopyInTemp = true;
     }
   };
 

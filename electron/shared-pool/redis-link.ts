@@ -40,6 +40,44 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
+const QUIT_WITHIN_MS = 1_000;
+/** A connection that answers no PING for this long is dead (a sleeping laptop, a dropped route): drop it and reconnect. */
+const SILENT_FOR_MS = 5_000;
+const PING_EVERY_MS = 2_000;
+
+/**
+ * TCP alone notices a peer gone without a word (power loss, NAT timeout) only after minutes;
+ * meanwhile the link would say "connected" and other hosts would judge this one dead. A PING
+ * every 2 s that goes unanswered for 5 s drops the connection, so ioredis reconnects and the
+ * outage shows.
+ */
+function watchForSilence(connection: Redis, isUp: () => boolean): () => void {
+  let waitingSince: number | undefined;
+  const timer = setInterval(() => {
+    if (!isUp()) {
+      waitingSince = undefined;
+      return;
+    }
+    if (waitingSince !== undefined) {
+      if (Date.now() - waitingSince > SILENT_FOR_MS) {
+        waitingSince = undefined;
+        connection.disconnect(true);
+      }
+      return;
+    }
+    const sent = Date.now();
+    waitingSince = sent;
+    connection.ping().then(
+      () => {
+        if (waitingSince === sent) waitingSince = undefined;
+      },
+      () => undefined,
+    );
+  }, PING_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export function connectRedis(url: string): RedisLink {
   const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
@@ -64,6 +102,7 @@ export function connectRedis(url: string): RedisLink {
     tellConnection(true);
   });
   commands.on("close", () => tellConnection(false));
+  const stopWatchdog = watchForSilence(commands, () => up);
   // ioredis retries by itself; the outage is reported through `connected` and `lastError`, not thrown.
   commands.on("error", (error: Error) => (lastError = error.message));
   const listeners = new Map<string, Set<(message: string) => void>>();
@@ -115,13 +154,12 @@ export function connectRedis(url: string): RedisLink {
       await commands.ping();
     },
     async close() {
-      // QUIT would wait in the offline queue for a Redis that may never come back.
-      if (!up) {
-        commands.disconnect();
-        subscriber?.disconnect();
-        return;
-      }
-      await Promise.all([commands.quit(), subscriber?.quit()]);
+      stopWatchdog();
+      // QUIT would wait in the offline queue for a Redis that may never come back, or forever on a dead socket.
+      const quitting = up ? Promise.all([commands.quit(), subscriber?.quit()]).catch(() => undefined) : Promise.resolve();
+      await Promise.race([quitting, new Promise((resolve) => setTimeout(resolve, QUIT_WITHIN_MS).unref())]);
+      commands.disconnect();
+      subscriber?.disconnect();
     },
   };
 }

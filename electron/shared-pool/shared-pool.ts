@@ -28,6 +28,11 @@ export interface SharedPoolDeps {
   providerId: string;
   /** This host's name in shared state (SPEC §7: HEADROOM_HOST_NAME, else `<hostname>:<port>`). */
   host: string;
+  /**
+   * Names this run of the host in its waiter ids (`<host>.<run>.<n>`), so a restarted host never
+   * hands out an id it held before, nor one still recycling. Tests leave it out (`<host>.<n>`).
+   */
+  run?: string;
   redis: RedisLink;
   /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`). */
   keyPrefix?: string;
@@ -73,6 +78,10 @@ export class SharedPool {
   readonly providerId: string;
   private readonly keys: string;
   private readonly waiting = new Map<string, Waiting>();
+  /** Waiters answered while Redis was unreachable, whose leaving Redis has not yet confirmed. */
+  private readonly gaveUp = new Set<string>();
+  /** Waiters that gave up while Redis was reachable, until it confirms they left. */
+  private readonly leaving = new Map<string, AcquireResult>();
   /** The leases this host was handed and has not released: what it would re-register. */
   private readonly held: HostLeases;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -119,6 +128,8 @@ export class SharedPool {
     if (this.gate.configured) await this.call("gate", 1);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
     this.stopWatchingLink = this.deps.redis.onConnectionChange((connected) => {
+      // Gave up just before the link dropped: the answer to their leaving waits for Redis, they do not.
+      if (!connected) for (const [waiterId, result] of this.leaving) this.answerUnconfirmed(waiterId, result);
       // Back after an outage: says it is alive at once, as its heartbeat would (a host told to stay quiet does not).
       if (connected && (this.deps.refreshMs ?? HOST_REFRESH_MS) > 0) this.drive();
       this.deps.onChange?.();
@@ -137,7 +148,7 @@ export class SharedPool {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.deps.clock.now();
-    const waiterId = `${this.deps.host}.${++this.arrivals}`;
+    const waiterId = `${this.deps.host}.${this.deps.run === undefined ? "" : `${this.deps.run}.`}${++this.arrivals}`;
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
@@ -163,14 +174,28 @@ export class SharedPool {
   /**
    * A waiter gives up. Whether it was admitted first is Redis's to say: the script that
    * admitted it ran before this one, so its answer has reached this host already and this
-   * is a no-op; otherwise it leaves the queue and can never be admitted.
+   * is a no-op; otherwise it leaves the queue and can never be admitted. While Redis is
+   * unreachable the waiter is answered at once (a deadline holds through an outage); if Redis
+   * turns out to have admitted it first, that admission is handed back unused when it arrives.
    */
   private giveUp(waiterId: string, result: AcquireResult): void {
+    if (!this.deps.redis.connected) this.answerUnconfirmed(waiterId, result);
+    else this.leaving.set(waiterId, result);
     this.background(
       this.call("leave", waiterId).then((reply) => {
-        if (reply?.[0] === 1) this.answer(waiterId, result);
+        this.leaving.delete(waiterId);
+        if (reply?.[0] !== 1) return;
+        this.gaveUp.delete(waiterId);
+        this.answer(waiterId, result);
       }),
     );
+  }
+
+  /** Answers a waiter that gave up before Redis confirmed it left: its admission, if Redis made one first, goes back unused. */
+  private answerUnconfirmed(waiterId: string, result: AcquireResult): void {
+    if (!this.waiting.has(waiterId)) return;
+    this.gaveUp.add(waiterId);
+    this.answer(waiterId, result);
   }
 
   private answer(waiterId: string, result: AcquireResult): void {
@@ -188,6 +213,7 @@ export class SharedPool {
     for (const raw of inbox) {
       const entry = readInboxEntry(raw);
       if (entry.kind === "timedOut") {
+        this.gaveUp.delete(entry.waiterId);
         this.answer(entry.waiterId, TIMED_OUT);
       } else if (entry.kind === "pollGate") {
         this.gate.asked(entry.askId);
@@ -196,8 +222,12 @@ export class SharedPool {
       } else {
         const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
         const waiter = this.waiting.get(leaseId);
-        // Answered already: a resent acquire tells its admission twice. The lease stays held.
-        if (!waiter) continue;
+        if (!waiter) {
+          // Given up during an outage, yet admitted first: nobody took the slot, so it goes back unused.
+          if (this.gaveUp.delete(leaseId)) this.background(this.call("undelivered", leaseId, requestId(leaseId)));
+          // Otherwise answered already: a resent acquire tells its admission twice. The lease stays held.
+          continue;
+        }
         const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
         if (waiter.agentId !== undefined) lease.agentId = waiter.agentId;
         if (expiresAt !== undefined) lease.expiresAt = expiresAt;
@@ -221,7 +251,7 @@ export class SharedPool {
    * hide the outage from the script); the link's return drives at once instead.
    */
   private drive(): void {
-    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys()));
+    if (!this.disposed && this.deps.redis.connected) this.background(this.call("drive", ...this.waiting.keys(), ...this.gaveUp));
   }
 
   // ── release ────────────────────────────────────────────────────────────────
@@ -393,13 +423,17 @@ export class SharedPool {
     if (this.disposed) return;
     const waiterIds = [...this.waiting.keys()];
     const departs = keepLeases ? [] : [this.call("depart")];
-    await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
-    this.disposed = true;
-    this.gate.set(undefined);
-    for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
-    this.timers.stop();
-    this.changes.stop();
-    this.stopWatchingLink?.();
+    try {
+      await Promise.all([...waiterIds.map((waiterId) => this.call("leave", waiterId)), ...departs]);
+    } finally {
+      // A link already closed rejects the calls above; the host's own side is cleaned up regardless.
+      this.disposed = true;
+      this.gate.set(undefined);
+      for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
+      this.timers.stop();
+      this.changes.stop();
+      this.stopWatchingLink?.();
+    }
     await Promise.all(this.unsubscribe.map((unsubscribe) => unsubscribe()));
     await this.settled();
   }
@@ -436,6 +470,8 @@ export class SharedPool {
    * newest settings it saw, and enqueues its waiters again (FIFO across hosts starts afresh).
    */
   private async reregister(): Promise<void> {
+    // A Redis that lost its data holds no admission for a waiter that gave up during the outage.
+    this.gaveUp.clear();
     const status = this.lastStatus;
     const settings = status
       ? [this.settingsVersion, status.limit, status.cooldownMs, status.autoReduced ? 1 : 0, status.autoReducedFrom ?? -1]

@@ -4,6 +4,7 @@
 // Redis). So this keeps what the host knows — the leases it holds, the last status and lease
 // list Redis gave — answers from it at once, and sends each change to Redis behind it, in
 // order. Times cross here: SharedPool speaks Redis's clock, the service its own.
+import { randomBytes } from "node:crypto";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import { MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import type { Clock } from "../engine/clock";
@@ -43,6 +44,9 @@ export class SharedProviderPool implements ProviderPool {
   readonly providerId: string;
   /** Resolves once joined (leases adopted); undefined when disposed first. */
   private readonly joined: Promise<SharedPool | undefined>;
+  /** Resolves when disposed: an admission still waiting for the join is answered `removed` then. */
+  private readonly left: Promise<undefined>;
+  private leave!: () => void;
   private shared: SharedPool | undefined;
   private settings: PoolConfig;
   private last: SharedStatusEntry | undefined;
@@ -69,8 +73,10 @@ export class SharedProviderPool implements ProviderPool {
     this.usageProbe = deps.usageProbe;
     for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
-    this.joined = deps.hub.ready().then((link) => this.join(link));
-    deps.hub.track(this.joined);
+    this.left = new Promise((resolve) => (this.leave = () => resolve(undefined)));
+    const joining = deps.hub.ready().then((link) => this.join(link));
+    deps.hub.track(joining);
+    this.joined = Promise.race([joining, this.left]);
   }
 
   private async join(link: SharedLink): Promise<SharedPool | undefined> {
@@ -78,6 +84,7 @@ export class SharedProviderPool implements ProviderPool {
     const shared = new SharedPool({
       providerId: this.providerId,
       host: link.host,
+      run: randomBytes(3).toString("hex"),
       redis: link.link,
       keyPrefix: link.prefix,
       clock: link.clock,
@@ -95,8 +102,11 @@ export class SharedProviderPool implements ProviderPool {
     await shared.start(this.settings);
     const moved = [...this.adopting.values()];
     if (moved.length > 0) await shared.adopt(moved.map((lease) => this.toRedisLease(lease)));
-    for (const lease of moved) if (lease.ttlMs !== undefined) this.ttls.set(lease.leaseId, lease.ttlMs);
-    this.adopting.clear();
+    for (const lease of moved) {
+      if (lease.ttlMs !== undefined) this.ttls.set(lease.leaseId, lease.ttlMs);
+      this.adopting.delete(lease.leaseId);
+    }
+    await this.releaseForgotten(shared, link.host);
     this.shared = shared;
     if (this.disposed) {
       await shared.dispose();
@@ -104,6 +114,20 @@ export class SharedProviderPool implements ProviderPool {
     }
     this.refresh();
     return shared;
+  }
+
+  /**
+   * Leases Redis holds for this host's name that this run does not: a previous run's proxy
+   * leases, or releases it answered but never delivered (killed, or stopped while Redis was
+   * away). Nobody holds them any more, so they are released as failures before anything is admitted.
+   */
+  private async releaseForgotten(shared: SharedPool, host: string): Promise<void> {
+    const { held } = await shared.leaseList();
+    const forgotten = held.filter((lease) => lease.host === host && !shared.isHeld(lease.leaseId));
+    for (const { leaseId } of forgotten) await shared.release(leaseId, "failure");
+    if (forgotten.length > 0) {
+      this.deps.log?.(`${forgotten.length} lease(s) a previous run of ${host} held on shared provider ${this.providerId} were released`);
+    }
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -118,6 +142,11 @@ export class SharedProviderPool implements ProviderPool {
     const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(0, options.timeoutMs - spent);
     const result = await shared.acquire({ ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     if (!result.ok) return result;
+    if (this.disposed) {
+      // Admitted in Redis as the provider was made local or removed: the slot goes back unused.
+      await shared.returnUndelivered(result.lease.leaseId);
+      return REMOVED;
+    }
     if (options.ttlMs !== undefined) this.ttls.set(result.lease.leaseId, options.ttlMs);
     this.deps.onLeasesChange?.();
     return { ok: true, lease: this.toHostLease(result.lease) };
@@ -172,7 +201,7 @@ export class SharedProviderPool implements ProviderPool {
   }
 
   heldLeases(): PersistedLease[] {
-    const held: PersistedLease[] = [...this.adopting.values()];
+    const held: PersistedLease[] = [...this.adopting.values()].filter((lease) => !this.releasing.has(lease.leaseId));
     for (const lease of this.shared?.heldLeases() ?? []) {
       if (this.releasing.has(lease.leaseId)) continue;
       const ttlMs = this.ttls.get(lease.leaseId);
@@ -258,6 +287,7 @@ export class SharedProviderPool implements ProviderPool {
   dispose({ keepLeases = false }: { keepLeases?: boolean } = {}): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.leave();
     this.stopWatching?.();
     if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
     const shared = this.shared;
@@ -272,7 +302,7 @@ export class SharedProviderPool implements ProviderPool {
     return {
       providerId: this.providerId,
       limit: config.limit,
-      active: this.adopting.size,
+      active: this.heldLeases().length,
       queued: 0,
       paused: false,
       cooldownMs: config.cooldownMs,

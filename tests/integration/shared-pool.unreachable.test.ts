@@ -55,3 +55,32 @@ test("while Redis is down admissions wait with a waitReason, and a release is de
   expect(status).not.toHaveProperty("waitReason");
   await pool.dispose();
 }, 30_000);
+
+test("a waiter's deadline holds while Redis is down, and an admission Redis made first goes back unused", async () => {
+  const clock = createFakeClock();
+  const { pool } = await sharedPool(link, clock, { limit: 1 });
+  const first = await pool.acquire();
+  if (!first.ok) throw new Error("expected an admission");
+  const waiter = track(pool.acquire({ timeoutMs: 1_000 }));
+  await pool.settled();
+  expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
+
+  await server.down();
+  await until(() => !link.connected);
+  // Sent before the deadline: once Redis is back this release admits the waiter, which gave up meanwhile.
+  const released = pool.release(first.lease.leaseId, "success");
+  clock.advance(1_000);
+  await until(() => waiter.settled);
+  expect(waiter.result).toEqual({ ok: false, failure: { kind: "timeout" } });
+
+  await server.up();
+  expect(await released).toBe(true);
+  await pool.settled();
+  await until(() => link.connected);
+  await pool.settled();
+  // The slot the given-up waiter was handed came back unused: free, not held and not recycling.
+  expect(await pool.status()).toMatchObject({ active: 0, queued: 0, recycling: 0 });
+  const next = await pool.acquire({ timeoutMs: 0 });
+  expect(next.ok).toBe(true);
+  await pool.dispose();
+}, 30_000);

@@ -176,3 +176,75 @@ test("while Redis is unreachable the host runs: /health and the status say so, l
     await own.stop();
   }
 });
+
+test("a restarted host releases what its last run held in Redis and no longer holds (a proxy lease), and never reuses its ids", async () => {
+  const prefix = freshPrefix();
+  const dataDir = tempDir();
+  const first = await host("laptop", prefix, dataDir);
+  await first.client.setLimit("anthropic", 1);
+  await first.client.setProvider("anthropic", { shared: true });
+  // A proxy's lease: the connection is the lease, so nothing keeps it on disk.
+  const proxied = await first.host.service.acquire({ providerId: "anthropic", expires: false });
+  await first.stop();
+  started.splice(started.indexOf(first), 1);
+
+  const again = await host("laptop", prefix, dataDir);
+  const next = await again.client.acquire({ providerId: "anthropic", timeoutMs: 10_000 });
+  expect(next.leaseId).not.toBe(proxied.leaseId);
+  const list = await again.client.leases("anthropic");
+  expect(list.held.map((lease) => lease.leaseId)).toEqual([next.leaseId]);
+  await again.client.release(next.leaseId, "success");
+});
+
+test("a restored lease released before Redis answers is not brought back by the next start", async () => {
+  const own = await startRedisServer();
+  try {
+    const prefix = freshPrefix();
+    const dataDir = tempDir();
+    const options = { dataDir, redis: { url: own.url, prefix, hostName: "laptop" } };
+    const first = await startTestHost(options);
+    await first.client.setLimit("anthropic", 1);
+    await first.client.setProvider("anthropic", { shared: true });
+    const lease = await first.client.acquire({ providerId: "anthropic", ttlMs: 600_000 });
+    await first.stop();
+    await own.down();
+
+    const offline = await startTestHost(options);
+    expect(await offline.client.release(lease.leaseId, "success")).toEqual({ released: true });
+    await offline.stop();
+    await own.up();
+
+    const back = await startTestHost(options);
+    started.push(back);
+    const next = await back.client.acquire({ providerId: "anthropic", timeoutMs: 10_000 });
+    expect((await back.client.leases("anthropic")).held.map((held) => held.leaseId)).toEqual([next.leaseId]);
+    await back.client.release(next.leaseId, "success");
+  } finally {
+    await own.stop();
+  }
+});
+
+test("making a provider local again moves a waiter still waiting for Redis to the local queue", async () => {
+  const own = await startRedisServer();
+  try {
+    const prefix = freshPrefix();
+    const dataDir = tempDir();
+    const options = { dataDir, redis: { url: own.url, prefix, hostName: "laptop" } };
+    const first = await startTestHost(options);
+    await first.client.setLimit("anthropic", 1);
+    await first.client.setProvider("anthropic", { shared: true });
+    await first.stop();
+    await own.down();
+
+    const h = await startTestHost(options);
+    started.push(h);
+    const waiting = h.client.acquire({ providerId: "anthropic", timeoutMs: 30_000 });
+    await until(() => entry(h, "anthropic"), (e) => e?.waitReason !== undefined, "the wait reason");
+    await h.client.setProvider("anthropic", { shared: false });
+    const admitted = await waiting;
+    expect((await entry(h, "anthropic"))?.active).toBe(1);
+    await h.client.release(admitted.leaseId, "success");
+  } finally {
+    await own.stop();
+  }
+});

@@ -28,6 +28,12 @@ test("a URL, prefix or host name that cannot work is refused with what to check"
   };
   expect(refusal({ url: "http://10.0.0.5:6379" }, {})).toMatch(/must start with redis:\/\/ or rediss:\/\/.*--redis or HEADROOM_REDIS_URL/);
   expect(refusal({ url: "redis://h", prefix: "a b" }, {})).toMatch(/key prefix .*got "a b".*--redis-prefix/);
+  // A URL the client cannot parse is named by where it came from, never shown: it may carry a password.
+  for (const url of ["redis://u:s3cret@127.0.0.1:notaport", "redis://u:s3cr%ZZet@127.0.0.1:6379"]) {
+    const message = refusal({}, { HEADROOM_REDIS_URL: url });
+    expect(message).toMatch(/cannot be read.*HEADROOM_REDIS_URL/);
+    expect(message).not.toContain("s3cr");
+  }
   // A lease id of a shared provider starts with the host's name, so it takes what a lease id may hold.
   expect(refusal({}, { HEADROOM_REDIS_URL: "redis://h", HEADROOM_HOST_NAME: "my laptop" })).toMatch(/HEADROOM_HOST_NAME .*got "my laptop"/);
 });
