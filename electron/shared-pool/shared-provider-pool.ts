@@ -48,6 +48,11 @@ export class SharedProviderPool implements ProviderPool {
   private readonly left: Promise<undefined>;
   private leave!: () => void;
   private shared: SharedPool | undefined;
+  /** This host's name in shared state, once joined. */
+  private host = "";
+  /** Counts this host's own admissions and releases, so a read sent before one is not shown after it. */
+  private ownChanges = 0;
+  private skippedLast = false;
   private settings: PoolConfig;
   private last: SharedStatusEntry | undefined;
   private list: LeasesView = { held: [], waiting: [] };
@@ -107,6 +112,7 @@ export class SharedProviderPool implements ProviderPool {
       this.adopting.delete(lease.leaseId);
     }
     await this.releaseForgotten(shared, link.host);
+    this.host = link.host;
     this.shared = shared;
     if (this.disposed) {
       await shared.dispose();
@@ -148,8 +154,23 @@ export class SharedProviderPool implements ProviderPool {
       return REMOVED;
     }
     if (options.ttlMs !== undefined) this.ttls.set(result.lease.leaseId, options.ttlMs);
+    const lease = this.toHostLease(result.lease);
+    this.noteOwn(lease);
     this.deps.onLeasesChange?.();
-    return { ok: true, lease: this.toHostLease(result.lease) };
+    return { ok: true, lease };
+  }
+
+  /**
+   * This host's own admission shows in the lease list and status at once, not only after the
+   * next read from Redis: an agent that asks right after being admitted sees itself.
+   */
+  private noteOwn(lease: Lease): void {
+    const { leaseId, agentId, admittedAt, expiresAt } = lease;
+    this.ownChanges++;
+    if (this.list.held.some((held) => held.leaseId === leaseId)) return;
+    const view = { leaseId, ...(agentId === undefined ? {} : { agentId }), admittedAt, ...(expiresAt === undefined ? {} : { expiresAt }), host: this.host };
+    this.list = { held: [...this.list.held, view], waiting: this.list.waiting.filter((waiter) => waiter.waiterId !== leaseId) };
+    if (this.last) this.last = { ...this.last, active: this.last.active + 1 };
   }
 
   // ── leases ─────────────────────────────────────────────────────────────────
@@ -172,6 +193,10 @@ export class SharedProviderPool implements ProviderPool {
     if (!this.isHeld(leaseId)) return false;
     this.releasing.add(leaseId);
     this.ttls.delete(leaseId);
+    this.ownChanges++;
+    const listed = this.list.held.some((held) => held.leaseId === leaseId);
+    this.list = { ...this.list, held: this.list.held.filter((held) => held.leaseId !== leaseId) };
+    if (listed && this.last) this.last = { ...this.last, active: Math.max(0, this.last.active - 1) };
     this.background((shared) => send(shared).finally(() => this.releasing.delete(leaseId)));
     this.deps.onLeasesChange?.();
     this.deps.onChange?.();
@@ -338,8 +363,19 @@ export class SharedProviderPool implements ProviderPool {
     }
     this.refreshing = true;
     if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
+    const mark = this.ownChanges;
     void Promise.all([shared.status(), shared.leaseList()])
-      .then(([status, list]) => this.take(status, list))
+      .then(([status, list]) => {
+        // Read before this host's own latest admission or release reached Redis: the next read shows
+        // it. Only once in a row, so a host admitting without pause still gets a fresh status.
+        if (mark !== this.ownChanges && !this.skippedLast) {
+          this.skippedLast = true;
+          this.refreshAgain = true;
+          return;
+        }
+        this.skippedLast = false;
+        this.take(status, list);
+      })
       .catch((error: unknown) => this.deps.log?.(`shared provider ${this.providerId}: ${String(error)}`))
       .finally(() => {
         this.refreshing = false;

@@ -1,29 +1,23 @@
 // `headroom providers share|unshare` and what `status` and `providers` print for a shared
 // provider, against two real hosts on one real redis-server (SPEC §7).
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { cliEnv, runCli } from "../support/cli-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { eventually, removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
+import { useRedisServer } from "../support/use-redis";
 
-let redis: RedisServer;
+const redis = useRedisServer();
 const started: TestHost[] = [];
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
 afterEach(async () => {
   for (const host of started.splice(0)) {
     await host.stop();
     removeDir(host.dataDir);
   }
 });
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function host(name: string, prefix: string): Promise<TestHost> {
-  const running = await startTestHost({ dataDir: tempDir(), redis: { url: redis.url, prefix, hostName: name } });
+  const running = await startTestHost({ dataDir: tempDir(), redis: { url: redis.server.url, prefix, hostName: name } });
   started.push(running);
   return running;
 }

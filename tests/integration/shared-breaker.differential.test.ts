@@ -4,15 +4,14 @@
 // fake clock. After every step both must have answered alike and show the same routes,
 // settings and history (opened, half-open, closed).
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createRouteBreaker } from "../../electron/engine/route-breaker";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
 import { SharedRouteBreaker } from "../../electron/shared-pool/shared-breaker";
 import type { BreakerSettings, HistoryEvent, RouteKey, RouteOutcome } from "../../shared/types";
 import { createFakeClock } from "../support/fake-clock";
 import { flush } from "../support/pool-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, freshPrefix } from "../support/shared-pool-harness";
+import { freshPrefix } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
 const RUNS = Number(process.env.SHARED_DIFF_RUNS ?? 300);
 
@@ -62,18 +61,7 @@ const settingsArb = fc.record({ threshold: fc.integer({ min: 1, max: 3 }), coold
 
 const seen = { route_opened: 0, route_half_open: 0, route_closed: 0, refused: 0 };
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis();
 
 async function compare(settings: BreakerSettings, commands: Command[]): Promise<void> {
   const clock = createFakeClock();
@@ -83,7 +71,7 @@ async function compare(settings: BreakerSettings, commands: Command[]): Promise<
   const shared = new SharedRouteBreaker({
     providerId: "anthropic",
     keyPrefix: freshPrefix(),
-    redis: link,
+    redis: redis.link,
     clock,
     onEvent: (event) => sharedEvents.push(event),
   });

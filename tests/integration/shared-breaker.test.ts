@@ -1,30 +1,18 @@
 // A shared provider's route breakers across hosts (SPEC §2, §7), against a real redis-server
 // on a fake clock. shared-breaker.differential.test.ts compares one host with the local breaker.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
+import { describe, expect, test } from "vitest";
 import { SharedRouteBreaker } from "../../electron/shared-pool/shared-breaker";
 import type { HistoryEvent, RouteKey } from "../../shared/types";
 import { createFakeClock, type FakeClock } from "../support/fake-clock";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, freshPrefix } from "../support/shared-pool-harness";
+import { freshPrefix } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis();
 
 const ROUTE: RouteKey = { targetId: "anthropic", runtimeId: "claude-code", modelId: "opus" };
 
 function host(clock: FakeClock, keyPrefix: string, events: Omit<HistoryEvent, "at">[] = []) {
-  return new SharedRouteBreaker({ providerId: "anthropic", keyPrefix, redis: link, clock, onEvent: (e) => events.push(e) });
+  return new SharedRouteBreaker({ providerId: "anthropic", keyPrefix, redis: redis.link, clock, onEvent: (e) => events.push(e) });
 }
 
 describe("shared route breaker", () => {

@@ -7,23 +7,21 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Admission } from "../../shared/types";
 import { startFakeProvider, type FakeProvider } from "../../demo/fake-provider";
 import { post } from "../support/proxy-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { drained, entries, shareProvider, startSharedHosts, stopSharedHosts, until, type SharedServeHost } from "../support/shared-serve-hosts";
+import { useRedisServer } from "../support/use-redis";
 
-let redis: RedisServer;
+const redis = useRedisServer();
 let hosts: SharedServeHost[] = [];
 const fakes: FakeProvider[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  hosts = await startSharedHosts(redis.url, freshPrefix(), ["laptop", "devbox", "ci"]);
+  hosts = await startSharedHosts(redis.server.url, freshPrefix(), ["laptop", "devbox", "ci"]);
 }, 60_000);
 
 afterAll(async () => {
   await stopSharedHosts(hosts);
   await Promise.all(fakes.map((fake) => fake.close()));
-  await redis?.stop();
 });
 
 async function fakeProvider(options: Parameters<typeof startFakeProvider>[0]): Promise<FakeProvider> {
@@ -130,4 +128,41 @@ test("a burst of 429s seen on 3 hosts lowers the shared limit once, from 4 to 3"
   // Each host recorded the 429s its own proxy passed on: 2, 1 and 1.
   expect(histories.map((events) => events.filter((event) => event.kind === "rate_limited").length)).toEqual([2, 1, 1]);
   await drained(hosts, "burst");
+}, 60_000);
+
+test("a 529 on one host opens the shared route on every host, and half-open it lets one probe through across the 3 hosts", async () => {
+  const fake = await fakeProvider({ events: 1, eventDelayMs: 1 });
+  const [laptop, devbox, ci] = hosts as [SharedServeHost, SharedServeHost, SharedServeHost];
+  // Redis takes the breaker settings of the first host to share the provider.
+  await laptop.client.setRouteSettings({ threshold: 1, cooldownMs: 1_000 });
+  await shareProvider(hosts, "routes", { limit: 4, cooldownMs: 0, upstream: fake.url });
+  const send = (host: SharedServeHost) => post(`${host.proxyUrl}/routes/v1/messages`, message);
+  const routeOn = async (host: SharedServeHost) => (await host.client.routes()).routes.find((route) => route.targetId === "routes");
+
+  fake.script(529);
+  expect((await send(devbox)).status).toBe(529);
+  const refused = await send(ci);
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get("x-headroom-error")).toBe("route_open");
+  expect(fake.stats.generations).toBe(1);
+
+  await until(() => Promise.all(hosts.map(routeOn)), (all) => all.every((route) => route?.state === "half-open"), "the route half-open on every host");
+  let answerProbe!: () => void;
+  fake.script({ status: 200, body: { type: "message", content: [] }, after: new Promise<void>((resolve) => (answerProbe = resolve)) });
+  const answers = hosts.map(send);
+  await until(async () => fake.stats.inFlight, (n) => n === 1, "the probe at the provider");
+  const settled = await until(
+    () => Promise.all(answers.map((answer) => Promise.race([answer.then((a) => a.status), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10))]))),
+    (statuses) => statuses.filter((status) => status === 503).length === 2,
+    "the other two hosts to refuse the route while it is probed",
+  );
+  expect(fake.stats.generations).toBe(2);
+  answerProbe();
+  const statuses = await Promise.all(answers.map(async (answer) => (await answer).status));
+  expect(statuses.sort()).toEqual([200, 503, 503]);
+  expect(settled.filter((status) => status === undefined)).toHaveLength(1);
+  for (const answer of await Promise.all(answers)) if (answer.status === 503) expect(answer.headers.get("x-headroom-error")).toBe("route_probing");
+  await until(() => Promise.all(hosts.map(routeOn)), (all) => all.every((route) => route?.state === "closed"), "the route closed on every host");
+  expect((await send(laptop)).status).toBe(200);
+  await drained(hosts, "routes");
 }, 60_000);

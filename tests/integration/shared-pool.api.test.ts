@@ -1,27 +1,15 @@
 // What the service's adapter asks of a shared provider beyond admission and release, against a
 // real redis-server on a fake clock: adopting leases Redis did not know of, every host's leases
 // and waiters, a 429 on a lease that stays held, the early pause, and hearing other hosts' changes.
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { PAUSED_BY_429, PAUSED_BY_UPSTREAM_HEADERS } from "../../electron/engine/pool-messages";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
 import type { SharedPool } from "../../electron/shared-pool/shared-pool";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, freshPrefix, sharedPool } from "../support/shared-pool-harness";
+import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis();
 
 async function admit(pool: SharedPool, options: Parameters<SharedPool["acquire"]>[0] = {}): Promise<string> {
   const result = await pool.acquire(options);
@@ -33,8 +21,8 @@ describe("adopting leases Redis does not know of", () => {
   test("adopted leases count at once, over the limit, and release and wake the other host's waiter as any lease", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const a = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
-    const b = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const a = await sharedPool(redis.link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const b = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix });
     const admittedAt = clock.now() - 5_000;
     await a.pool.adopt([{ leaseId: "local-1", agentId: "alpha", admittedAt }, { leaseId: "local-2", admittedAt }]);
     await a.pool.adopt([{ leaseId: "local-1", agentId: "alpha", admittedAt }]); // a second time changes nothing
@@ -59,11 +47,11 @@ describe("adopting leases Redis does not know of", () => {
   test("after a restart within 10 s the host adopts what Redis still holds for it once, and new waiters get new ids", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const before = await sharedPool(link, clock, { limit: 2 }, { host: "a", keyPrefix });
+    const before = await sharedPool(redis.link, clock, { limit: 2 }, { host: "a", keyPrefix });
     const held = await before.pool.acquire({ agentId: "alpha", ttlMs: 30_000 });
     if (!held.ok) throw new Error("not admitted");
     const { leaseId, admittedAt, expiresAt } = held.lease;
-    const after = await sharedPool(link, clock, {}, { host: "a", keyPrefix }); // the same host, restarted
+    const after = await sharedPool(redis.link, clock, {}, { host: "a", keyPrefix }); // the same host, restarted
     await after.pool.adopt([{ leaseId, agentId: "alpha", admittedAt, ...(expiresAt === undefined ? {} : { expiresAt }), ttlMs: 30_000 }]);
     expect(await after.pool.status()).toMatchObject({ active: 1 });
     expect(after.pool.heldLeases()).toEqual([held.lease]);
@@ -80,15 +68,15 @@ describe("adopting leases Redis does not know of", () => {
   test("a host starting drops its previous run's waiters and the admissions it never took", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const b = await sharedPool(link, clock, { limit: 1 }, { host: "b", keyPrefix });
+    const b = await sharedPool(redis.link, clock, { limit: 1 }, { host: "b", keyPrefix });
     const lease = await admit(b.pool);
     // A previous run of host a queued two waiters behind b's lease, then died.
     for (const waiterId of ["a.1", "a.2"]) {
-      await link.run(["acquire", `${keyPrefix}:anthropic`, "a", clock.now(), b.pool.epoch, waiterId, -1, 0, -1, "alpha"]);
+      await redis.link.run(["acquire", `${keyPrefix}:anthropic`, "a", clock.now(), b.pool.epoch, waiterId, -1, 0, -1, "alpha"]);
     }
     await b.pool.release(lease, "success"); // admits a.1 into a's inbox, which nobody reads
     expect(await b.pool.leaseList()).toMatchObject({ held: [{ leaseId: "a.1", host: "a" }], waiting: [{ waiterId: "a.2" }] });
-    const a = await sharedPool(link, clock, {}, { host: "a", keyPrefix }); // a starts again within 10 s
+    const a = await sharedPool(redis.link, clock, {}, { host: "a", keyPrefix }); // a starts again within 10 s
     expect(await b.pool.leaseList()).toEqual({ held: [], waiting: [] });
     expect(await admit(b.pool)).toBe("b.2");
     await a.pool.dispose();
@@ -98,7 +86,7 @@ describe("adopting leases Redis does not know of", () => {
   test("a TTL lease runs at least its ttl from its adoption; one with no time left expires at once", async () => {
     const clock = createFakeClock();
     const expired: string[] = [];
-    const { pool, events } = await sharedPool(link, clock, { limit: 2, cooldownMs: 0 }, { onLeaseExpired: (id) => expired.push(id) });
+    const { pool, events } = await sharedPool(redis.link, clock, { limit: 2, cooldownMs: 0 }, { onLeaseExpired: (id) => expired.push(id) });
     const long = clock.now() - 60_000;
     await pool.adopt([
       { leaseId: "moved", admittedAt: long, expiresAt: clock.now() - 1_000, ttlMs: 5_000 },
@@ -122,8 +110,8 @@ describe("every host's leases and waiters", () => {
   test("held leases and waiters in FIFO order name their host and agent; a waiter's agent stays with its lease", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const a = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
-    const b = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const a = await sharedPool(redis.link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const b = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix });
     const t0 = clock.now();
     const first = await admit(a.pool, { agentId: "alpha", ttlMs: 10_000 });
     clock.advance(100);
@@ -153,7 +141,7 @@ describe("every host's leases and waiters", () => {
 describe("a 429 on a held lease and the early pause", () => {
   test("a 429 on a lease pauses and lowers the limit once per window as its release would, and the lease stays held", async () => {
     const clock = createFakeClock();
-    const { pool, events } = await sharedPool(link, clock, { limit: 3 });
+    const { pool, events } = await sharedPool(redis.link, clock, { limit: 3 });
     const [first, second] = [await admit(pool), await admit(pool)];
     expect(await pool.rateLimitedOn(first)).toBe(true);
     expect(await pool.status()).toMatchObject({ limit: 2, active: 2, autoReduced: true, paused: true, pausedUntil: clock.now() + 1_000 });
@@ -170,8 +158,8 @@ describe("a 429 on a held lease and the early pause", () => {
   test("the early pause shows its reason on every host, never shortens, lowers nothing, and a 429 in it opens the window", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const a = await sharedPool(link, clock, { limit: 2 }, { host: "a", keyPrefix });
-    const b = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const a = await sharedPool(redis.link, clock, { limit: 2 }, { host: "a", keyPrefix });
+    const b = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix });
     const lease = await admit(a.pool);
     await admit(a.pool);
     const waiter = track(b.pool.acquire({ timeoutMs: 3_000 }));
@@ -196,14 +184,14 @@ describe("hearing other hosts' changes", () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
     let heardByB = 0;
-    const a = await sharedPool(link, clock, { limit: 2 }, { host: "a", keyPrefix });
-    const b = await sharedPool(link, clock, {}, { host: "b", keyPrefix, onChange: () => heardByB++ });
+    const a = await sharedPool(redis.link, clock, { limit: 2 }, { host: "a", keyPrefix });
+    const b = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix, onChange: () => heardByB++ });
     await b.pool.settled();
     clock.advance(50); // past b's own joining
     heardByB = 0;
     const published: string[] = [];
     // Subscribed after b on the same connection: once this probe has a message, b has it too.
-    const stop = await link.subscribe(`${keyPrefix}:anthropic:changed`, (from) => published.push(from));
+    const stop = await redis.link.subscribe(`${keyPrefix}:anthropic:changed`, (from) => published.push(from));
     const lease = await admit(a.pool);
     await vi.waitFor(() => expect(published).toEqual(["a"]));
     expect(heardByB).toBe(1);

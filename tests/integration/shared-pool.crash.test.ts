@@ -7,29 +7,23 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { systemClock } from "../../electron/engine/clock";
 import { redisClock, type RedisClock } from "../../electron/shared-pool/redis-clock";
-import { connectRedis, type RedisLink } from "../../electron/shared-pool/redis-link";
 import { SharedPool } from "../../electron/shared-pool/shared-pool";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-let redis: RedisServer;
-let link: RedisLink;
+const redis = useRedis();
 let clock: RedisClock;
 let holder: ChildProcess | undefined;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  link = connectRedis(redis.url);
-  clock = await redisClock(link, systemClock);
+  clock = await redisClock(redis.link, systemClock);
 });
 
-afterAll(async () => {
+afterAll(() => {
   if (holder?.exitCode === null && holder.signalCode === null) holder.kill("SIGKILL");
   clock?.stop();
-  await link?.close();
-  await redis?.stop();
 });
 
 /** Starts a host process that takes `slots` slots and resolves once it holds them. */
@@ -38,7 +32,7 @@ function startHolder(prefix: string, slots: number): Promise<ChildProcess> {
     cwd: repoRoot,
     env: {
       ...process.env,
-      WORKER_REDIS_URL: redis.url,
+      WORKER_REDIS_URL: redis.server.url,
       WORKER_PREFIX: prefix,
       WORKER_HOST: "doomed",
       WORKER_LIMIT: String(slots),
@@ -59,7 +53,7 @@ function startHolder(prefix: string, slots: number): Promise<ChildProcess> {
 test("kill -9 of a host holding 2 slots frees both for another host's waiters after 10 s of silence", async () => {
   const prefix = freshPrefix();
   holder = await startHolder(prefix, 2);
-  const pool = new SharedPool({ providerId: "team", host: "survivor", keyPrefix: prefix, redis: link, clock });
+  const pool = new SharedPool({ providerId: "team", host: "survivor", keyPrefix: prefix, redis: redis.link, clock });
   await pool.start({ limit: 2, cooldownMs: 0, autoReduced: false, noticeDismissed: false });
   expect(await pool.status()).toMatchObject({ limit: 2, active: 2, hosts: 2 });
   const waiters = [pool.acquire(), pool.acquire()];

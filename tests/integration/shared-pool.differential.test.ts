@@ -32,16 +32,15 @@ function tiesSorted<E extends { kind: string; message: string }>(events: E[]): E
   }
   return out;
 }
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { AcquireResult, PoolConfig, ProviderPool, UsageProbe } from "../../electron/engine/pool-types";
 import { PAUSED_BY_UPSTREAM_HEADERS } from "../../electron/engine/pool-messages";
 import { createProviderPool } from "../../electron/engine/provider-pool";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
 import type { HeldLease, HistoryEvent, LeaseOutcome, WaitingView } from "../../shared/types";
 import { createFakeClock } from "../support/fake-clock";
 import { flush } from "../support/pool-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, sharedPool } from "../support/shared-pool-harness";
+import { sharedPool } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
 const RUNS = Number(process.env.SHARED_DIFF_RUNS ?? 500);
 const SEED = process.env.SHARED_DIFF_SEED === undefined ? undefined : Number(process.env.SHARED_DIFF_SEED);
@@ -150,18 +149,7 @@ const answer = (result: AcquireResult | undefined): string =>
 /** What the sequences exercised, so a generator that stopped reaching a rule fails the test. */
 const seen = { gatePolls: 0, admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0, lease_expired: 0 };
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis();
 
 async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise<void> {
   const clock = createFakeClock();
@@ -174,7 +162,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
     onEvent: (event) => localEvents.push(event),
     ...(gate ? { usageProbe: { probe: scriptedProbe(gate.answers), pollMs: gate.pollMs } } : {}),
   });
-  const { pool: shared, events: sharedEvents } = await sharedPool(link, clock, config, {
+  const { pool: shared, events: sharedEvents } = await sharedPool(redis.link, clock, config, {
     ...(gate ? { usageProbe: { probe: scriptedProbe(gate.answers), pollMs: gate.pollMs } } : {}),
   });
 

@@ -2,32 +2,30 @@
 // provider at limit 4 on a real redis-server and call a provider that counts how many calls
 // it holds at once. However the hosts' lanes interleave, it never holds more than 4.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { countingProvider, runHost, type CountingProvider } from "../support/shared-pool-hosts";
+import { useRedisServer } from "../support/use-redis";
 
 const HOSTS = 3;
 const LIMIT = 4;
 const PER_HOST = 40;
 
-let redis: RedisServer;
+const redis = useRedisServer();
 let provider: CountingProvider;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
   provider = await countingProvider();
 });
 
 afterAll(async () => {
   await provider?.close();
-  await redis?.stop();
 });
 
 test(`${HOSTS} host processes at limit ${LIMIT} never hold more than ${LIMIT} provider calls at once`, async () => {
   const prefix = freshPrefix();
   const hosts = await Promise.all(
     Array.from({ length: HOSTS }, (_, i) =>
-      runHost({ redisUrl: redis.url, prefix, host: `host-${i + 1}`, limit: LIMIT, target: provider.url, count: PER_HOST, lanes: 4 }),
+      runHost({ redisUrl: redis.server.url, prefix, host: `host-${i + 1}`, limit: LIMIT, target: provider.url, count: PER_HOST, lanes: 4 }),
     ),
   );
   expect(hosts.map((h) => [h.failures, h.refused])).toEqual([[0, 0], [0, 0], [0, 0]]);

@@ -4,26 +4,24 @@
 // release may be lost or refused, the waiters are admitted once it is back, and the provider
 // never holds more than 4 calls at once.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { countingProvider, runHost, type CountingProvider } from "../support/shared-pool-hosts";
+import { useRedisServer } from "../support/use-redis";
 
 const HOSTS = 3;
 const LIMIT = 4;
 const PER_HOST = 150;
 const OUTAGE_MS = 5_000;
 
-let redis: RedisServer;
+const redis = useRedisServer({ persist: true });
 let provider: CountingProvider;
 
 beforeAll(async () => {
-  redis = await startRedisServer({ persist: true });
   provider = await countingProvider();
 });
 
 afterAll(async () => {
   await provider?.close();
-  await redis?.stop();
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +30,7 @@ test(`Redis down for 5 s under load: every call admitted once, every release kep
   const prefix = freshPrefix();
   const hosts = Promise.all(
     Array.from({ length: HOSTS }, (_, i) =>
-      runHost({ redisUrl: redis.url, prefix, host: `host-${i + 1}`, limit: LIMIT, target: provider.url, count: PER_HOST, lanes: 4 }),
+      runHost({ redisUrl: redis.server.url, prefix, host: `host-${i + 1}`, limit: LIMIT, target: provider.url, count: PER_HOST, lanes: 4 }),
     ),
   );
   // The hosts are busy (their start takes seconds on a loaded machine). A host that fails
@@ -42,11 +40,11 @@ test(`Redis down for 5 s under load: every call admitted once, every release kep
     await Promise.race([hosts, pause(5)]);
     if (Date.now() > busyBy) throw new Error(`the hosts made ${provider.seen.calls} calls in 45 s, not 30`);
   }
-  await redis.down();
+  await redis.server.down();
   const atDown = provider.seen.calls;
   await pause(OUTAGE_MS);
   const duringOutage = provider.seen.calls - atDown;
-  await redis.up();
+  await redis.server.up();
   const runs = await hosts;
 
   expect(atDown).toBeLessThan(HOSTS * PER_HOST); // the outage came under load

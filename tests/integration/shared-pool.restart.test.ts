@@ -2,25 +2,13 @@
 // their waiters again, the settings are re-seeded from the newest change any host saw, new
 // admissions wait 10 s for the re-registrations, and one that comes later is accepted and
 // logged. Real redis-server (nothing saved, so a restart loses everything), fake clock.
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
+import { expect, test } from "vitest";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, freshPrefix, sharedPool } from "../support/shared-pool-harness";
+import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis();
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -32,9 +20,9 @@ test("after Redis restarts empty, leases are re-registered, the newest settings 
   const logs: string[] = [];
   // No heartbeats: each host touches Redis only when the test says, so the order is the test's.
   const quiet = { keyPrefix, refreshMs: 0 };
-  const a = (await sharedPool(link, clock, { limit: 4 }, { ...quiet, host: "a" })).pool;
-  const b = (await sharedPool(link, clock, {}, { ...quiet, host: "b" })).pool;
-  const c = (await sharedPool(link, clock, {}, { ...quiet, host: "c", log: (m) => logs.push(m) })).pool;
+  const a = (await sharedPool(redis.link, clock, { limit: 4 }, { ...quiet, host: "a" })).pool;
+  const b = (await sharedPool(redis.link, clock, {}, { ...quiet, host: "b" })).pool;
+  const c = (await sharedPool(redis.link, clock, {}, { ...quiet, host: "c", log: (m) => logs.push(m) })).pool;
   await a.setLimit(3); // the newest change: version 1; b and c last saw limit 4 (version 0)
   const leaseA = await a.acquire();
   await b.acquire();
@@ -43,9 +31,9 @@ test("after Redis restarts empty, leases are re-registered, the newest settings 
   await b.settled();
   expect(await a.status()).toMatchObject({ limit: 3, active: 3, queued: 1 });
 
-  await server.down();
-  await server.up(); // empty
-  await until(() => link.connected);
+  await redis.server.down();
+  await redis.server.up(); // empty
+  await until(() => redis.link.connected);
 
   const newOnB = track(b.acquire()); // b comes back first, offering limit 4 (version 0)
   await b.settled();

@@ -1,26 +1,14 @@
 // The shared pool's §1 rules, one scenario at a time, against a real redis-server on a fake
 // clock. The differential property test (shared-pool.differential.test.ts) compares it with
 // the local pool over random sequences; these name the rules a person would notice.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { redisClock } from "../../electron/shared-pool/redis-clock";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, freshPrefix, sharedPool } from "../support/shared-pool-harness";
+import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis();
 
 async function admit(pool: Awaited<ReturnType<typeof sharedPool>>["pool"]): Promise<string> {
   const result = await pool.acquire();
@@ -31,7 +19,7 @@ async function admit(pool: Awaited<ReturnType<typeof sharedPool>>["pool"]): Prom
 describe("shared pool on a real redis-server", () => {
   test("admits up to the limit, queues the rest in order, and admits the next on release", async () => {
     const clock = createFakeClock();
-    const { pool } = await sharedPool(link, clock, { limit: 2 });
+    const { pool } = await sharedPool(redis.link, clock, { limit: 2 });
     const first = await admit(pool);
     await admit(pool);
     const third = track(pool.acquire());
@@ -50,7 +38,7 @@ describe("shared pool on a real redis-server", () => {
 
   test("a released slot recycles for the cooldown before the next waiter takes it", async () => {
     const clock = createFakeClock();
-    const { pool } = await sharedPool(link, clock, { limit: 1, cooldownMs: 350 });
+    const { pool } = await sharedPool(redis.link, clock, { limit: 1, cooldownMs: 350 });
     const lease = await admit(pool);
     const next = track(pool.acquire());
     await pool.release(lease, "success");
@@ -66,7 +54,7 @@ describe("shared pool on a real redis-server", () => {
 
   test("a 429 pauses, lowers the limit once per pause window, and a resume admits at once", async () => {
     const clock = createFakeClock();
-    const { pool, events } = await sharedPool(link, clock, { limit: 3 });
+    const { pool, events } = await sharedPool(redis.link, clock, { limit: 3 });
     const leases = [await admit(pool), await admit(pool), await admit(pool)];
     const waiter = track(pool.acquire());
     await pool.release(leases[0]!, "rate_limited");
@@ -83,7 +71,7 @@ describe("shared pool on a real redis-server", () => {
 
   test("one pause window lowers the limit once, even for a 429 from a lease admitted after the last reduction", async () => {
     const clock = createFakeClock();
-    const { pool } = await sharedPool(link, clock, { limit: 3 });
+    const { pool } = await sharedPool(redis.link, clock, { limit: 3 });
     const [a, b, c] = [await admit(pool), await admit(pool), await admit(pool)];
     await pool.release(a, "rate_limited"); // 3 → 2, paused 1 s
     clock.advance(1_000);
@@ -99,7 +87,7 @@ describe("shared pool on a real redis-server", () => {
 
   test("at limit 1 a 429 pauses without lowering the limit, and a manual limit clears the reduction", async () => {
     const clock = createFakeClock();
-    const { pool, events } = await sharedPool(link, clock, { limit: 2 });
+    const { pool, events } = await sharedPool(redis.link, clock, { limit: 2 });
     await pool.release(await admit(pool), "rate_limited");
     expect(await pool.status()).toMatchObject({ limit: 1, autoReduced: true });
     clock.advance(1_000);
@@ -116,15 +104,15 @@ describe("shared pool on a real redis-server", () => {
   test("an acquire the client sends twice (a reply lost to a dropped connection) is admitted once", async () => {
     const clock = createFakeClock();
     const keyPrefix = freshPrefix();
-    const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const { pool } = await sharedPool(redis.link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
-    const resend = () => link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, -1, 0, -1]);
+    const resend = () => redis.link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, -1, 0, -1]);
     const [, answers] = await resend();
     expect(answers).toEqual([`a|${held}|${clock.now()}|${clock.now()}|-1`]); // told again, not admitted again
     const queued = track(pool.acquire());
     await pool.settled();
     await resend();
-    await link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a.2", -1, 0, -1]);
+    await redis.link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a.2", -1, 0, -1]);
     expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
     await pool.release(held, "success");
     await pool.settled();
@@ -136,12 +124,12 @@ describe("shared pool on a real redis-server", () => {
   test("a release the client sends twice is answered alike and releases once; a second release answers false", async () => {
     const clock = createFakeClock();
     const keyPrefix = freshPrefix();
-    const { pool, events } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const { pool, events } = await sharedPool(redis.link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
     const waiter = track(pool.acquire());
     await pool.settled();
     const send = (request: string) =>
-      link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "rate_limited", "", request]);
+      redis.link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "rate_limited", "", request]);
     const [first] = await send(`${held}@r1`);
     const [again] = await send(`${held}@r1`); // the same request, resent after a lost reply
     expect(first).toEqual([1, 1, clock.now() + 1_000, 0, 1]);
@@ -159,12 +147,12 @@ describe("shared pool on a real redis-server", () => {
   test("a waiter admitted by a reply that never arrived (Redis killed after the write) is admitted at the host's next drive", async () => {
     const clock = createFakeClock();
     const keyPrefix = freshPrefix();
-    const { pool } = await sharedPool(link, clock, { limit: 1 }, { keyPrefix });
+    const { pool } = await sharedPool(redis.link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
     const waiter = track(pool.acquire());
     await pool.settled();
     // The release that admits the waiter runs, but its reply (which told the admission) is lost.
-    await link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "success", "", `${held}@lost`]);
+    await redis.link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "success", "", `${held}@lost`]);
     expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
     expect(waiter.result).toBeUndefined();
     clock.advance(2_000); // the heartbeat drives, naming the waiters this host still waits for
@@ -175,7 +163,7 @@ describe("shared pool on a real redis-server", () => {
 
   test("a waiter whose deadline falls inside the pause is answered with a timeout at once", async () => {
     const clock = createFakeClock();
-    const { pool } = await sharedPool(link, clock, { limit: 2 });
+    const { pool } = await sharedPool(redis.link, clock, { limit: 2 });
     const lease = await admit(pool);
     await admit(pool);
     await pool.release(lease, "rate_limited", 5_000);
@@ -186,8 +174,8 @@ describe("shared pool on a real redis-server", () => {
   test("two hosts on one provider share the limit and the queue, and a release wakes the other host", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const a = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
-    const b = await sharedPool(link, clock, { limit: 5 }, { host: "b", keyPrefix });
+    const a = await sharedPool(redis.link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const b = await sharedPool(redis.link, clock, { limit: 5 }, { host: "b", keyPrefix });
     expect(await b.pool.status()).toMatchObject({ limit: 1 }); // Redis already held it: its settings win
     const lease = await admit(a.pool);
     const onB = b.pool.acquire();
@@ -202,8 +190,8 @@ describe("shared pool on a real redis-server", () => {
   test("a host that leaves a shared provider hands its slots back to the other hosts' waiters", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const leaving = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
-    const staying = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const leaving = await sharedPool(redis.link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const staying = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix });
     await admit(leaving.pool);
     const waiter = staying.pool.acquire();
     await staying.pool.settled();
@@ -217,8 +205,8 @@ describe("shared pool on a real redis-server", () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
     // Host a never refreshes: it plays a machine that died right after taking two slots.
-    const dead = await sharedPool(link, clock, { limit: 2, cooldownMs: 0 }, { host: "a", keyPrefix, refreshMs: 0 });
-    const live = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const dead = await sharedPool(redis.link, clock, { limit: 2, cooldownMs: 0 }, { host: "a", keyPrefix, refreshMs: 0 });
+    const live = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix });
     await admit(dead.pool);
     await admit(dead.pool);
     const waiter = track(live.pool.acquire());
@@ -236,8 +224,8 @@ describe("shared pool on a real redis-server", () => {
   test("a TTL lease runs its ttl from the last heartbeat, then frees its slot for another host's waiter", async () => {
     const keyPrefix = freshPrefix();
     const clock = createFakeClock();
-    const holder = await sharedPool(link, clock, { limit: 1 }, { host: "a", keyPrefix });
-    const other = await sharedPool(link, clock, {}, { host: "b", keyPrefix });
+    const holder = await sharedPool(redis.link, clock, { limit: 1 }, { host: "a", keyPrefix });
+    const other = await sharedPool(redis.link, clock, {}, { host: "b", keyPrefix });
     const admitted = await holder.pool.acquire({ ttlMs: 5_000, agentId: "claude-1" });
     expect(admitted).toMatchObject({ ok: true, lease: { expiresAt: clock.now() + 5_000 } });
     const leaseId = admitted.ok ? admitted.lease.leaseId : "";
@@ -263,7 +251,7 @@ describe("shared pool on a real redis-server", () => {
 
   test("the clock handed to the scripts is Redis's: the host's clock plus the measured offset", async () => {
     const hostClock = createFakeClock(1_000); // a host whose clock is decades behind
-    const clock = await redisClock(link, hostClock);
+    const clock = await redisClock(redis.link, hostClock);
     // redis-server runs on this machine, so its TIME is this machine's wall clock.
     expect(Math.abs(clock.now() - Date.now())).toBeLessThan(5_000);
     hostClock.advance(250);

@@ -1,26 +1,14 @@
 // While Redis is unreachable (SPEC §7): admissions to a shared provider wait, its status says
 // why, and a release is kept and delivered once Redis is back. The server appends and fsyncs
 // every write, so, killed and started again on the same port, it comes back with its data.
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { RedisLink } from "../../electron/shared-pool/redis-link";
+import { expect, test } from "vitest";
 import { redisUnreachableReason } from "../../electron/shared-pool/shared-status";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { connectRedis, sharedPool } from "../support/shared-pool-harness";
+import { sharedPool } from "../support/shared-pool-harness";
+import { useRedis } from "../support/use-redis";
 
-let server: RedisServer;
-let link: RedisLink;
-
-beforeAll(async () => {
-  server = await startRedisServer({ persist: true });
-  link = connectRedis(server.url);
-});
-
-afterAll(async () => {
-  await link?.close();
-  await server?.stop();
-});
+const redis = useRedis({ persist: true });
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -28,15 +16,15 @@ async function until(condition: () => boolean): Promise<void> {
 
 test("while Redis is down admissions wait with a waitReason, and a release is delivered when it is back", async () => {
   const clock = createFakeClock();
-  const { pool } = await sharedPool(link, clock, { limit: 1 });
+  const { pool } = await sharedPool(redis.link, clock, { limit: 1 });
   const first = await pool.acquire();
   if (!first.ok) throw new Error("expected an admission");
   const queued = track(pool.acquire());
   await pool.settled();
   expect(await pool.status()).toMatchObject({ active: 1, queued: 1 }); // as a window last saw it
 
-  await server.down();
-  await until(() => !link.connected);
+  await redis.server.down();
+  await until(() => !redis.link.connected);
   const late = track(pool.acquire());
   const released = pool.release(first.lease.leaseId, "success");
   expect(await pool.status()).toMatchObject({
@@ -45,7 +33,7 @@ test("while Redis is down admissions wait with a waitReason, and a release is de
     waitReason: redisUnreachableReason("anthropic"),
   });
 
-  await server.up();
+  await redis.server.up();
   expect(await released).toBe(true); // kept while Redis was away, delivered once
   await pool.settled();
   expect(queued.result).toMatchObject({ ok: true, lease: { leaseId: "host-a.2" } });
@@ -58,25 +46,25 @@ test("while Redis is down admissions wait with a waitReason, and a release is de
 
 test("a waiter's deadline holds while Redis is down, and an admission Redis made first goes back unused", async () => {
   const clock = createFakeClock();
-  const { pool } = await sharedPool(link, clock, { limit: 1 });
+  const { pool } = await sharedPool(redis.link, clock, { limit: 1 });
   const first = await pool.acquire();
   if (!first.ok) throw new Error("expected an admission");
   const waiter = track(pool.acquire({ timeoutMs: 1_000 }));
   await pool.settled();
   expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
 
-  await server.down();
-  await until(() => !link.connected);
+  await redis.server.down();
+  await until(() => !redis.link.connected);
   // Sent before the deadline: once Redis is back this release admits the waiter, which gave up meanwhile.
   const released = pool.release(first.lease.leaseId, "success");
   clock.advance(1_000);
   await until(() => waiter.settled);
   expect(waiter.result).toEqual({ ok: false, failure: { kind: "timeout" } });
 
-  await server.up();
+  await redis.server.up();
   expect(await released).toBe(true);
   await pool.settled();
-  await until(() => link.connected);
+  await until(() => redis.link.connected);
   await pool.settled();
   // The slot the given-up waiter was handed came back unused: free, not held and not recycling.
   expect(await pool.status()).toMatchObject({ active: 0, queued: 0, recycling: 0 });

@@ -4,7 +4,7 @@
 // Every transport over the service is driven once: HTTP, IPC and the proxy's gate.
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createApiClient } from "../../shared/api-client";
 import type { SnapshotTopic } from "../../shared/contract";
 import type { RouteKey } from "../../shared/types";
@@ -17,9 +17,9 @@ import { openSettings } from "../../electron/settings/settings-store";
 import type { RedisLink } from "../../electron/shared-pool/redis-link";
 import { SharedRouteBreaker } from "../../electron/shared-pool/shared-breaker";
 import { createFakeClock, type FakeClock } from "../support/fake-clock";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { connectRedis, freshPrefix } from "../support/shared-pool-harness";
 import { eventually, removeDir, tempDir } from "../support/test-host";
+import { useRedisServer } from "../support/use-redis";
 
 const ROUTE: RouteKey = { targetId: "anthropic", runtimeId: "http", modelId: "claude-opus" };
 const LOCAL: RouteKey = { targetId: "openai", runtimeId: "http", modelId: "gpt-5" };
@@ -33,23 +33,15 @@ interface Host {
   sharing: boolean;
 }
 
-let server: RedisServer;
+const redis = useRedisServer();
 let clock: FakeClock;
 let links: RedisLink[] = [];
 let dirs: string[] = [];
 let a: Host;
 let b: Host;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
 function startHost(keyPrefix: string): Host {
-  const link = connectRedis(server.url); // a connection of its own, as on another machine
+  const link = connectRedis(redis.server.url); // a connection of its own, as on another machine
   links.push(link);
   const dir = tempDir("headroom-shared-routes-");
   dirs.push(dir);

@@ -2,18 +2,16 @@
 // redis-server share a provider. What a user sees: one limit across both, Redis's settings
 // winning over a joining host's, each lease naming its host, Redis's state in /health,
 // /metrics and the status, and a provider that becomes local again keeping the settings.
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { ApiError } from "../../shared/api-client";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { startRedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
+import { useRedisServer } from "../support/use-redis";
 
-let redis: RedisServer;
+const redis = useRedisServer();
 const started: TestHost[] = [];
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
 
 afterEach(async () => {
   for (const host of started.splice(0)) {
@@ -22,12 +20,9 @@ afterEach(async () => {
   }
 });
 
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function host(name: string, prefix: string, dataDir = tempDir()): Promise<TestHost> {
-  const running = await startTestHost({ dataDir, redis: { url: redis.url, prefix, hostName: name } });
+  const running = await startTestHost({ dataDir, redis: { url: redis.server.url, prefix, hostName: name } });
   started.push(running);
   return running;
 }
@@ -81,7 +76,7 @@ test("Redis's state is in /health, the status and /metrics, never its URL", asyn
   await a.client.setProvider("openai", { shared: true });
   await a.client.setLimit("local-only", 1);
   const health = await until(() => a.client.health(), (h) => h.redis?.connected === true, "Redis connected");
-  expect(JSON.stringify(health)).not.toContain(String(redis.port));
+  expect(JSON.stringify(health)).not.toContain(String(redis.server.port));
   expect((await a.client.status()).redis).toEqual({ connected: true });
   expect((await a.client.hostInfo()).hostName).toBe("laptop");
 

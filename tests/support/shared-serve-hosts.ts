@@ -11,13 +11,20 @@ export interface SharedServeHost extends ServeProcess {
   proxyUrl: string;
 }
 
-/** Starts one serve process per name, all on `redisUrl` under `prefix`, in parallel. */
+/**
+ * Starts one serve process per name, all on `redisUrl` under `prefix`, in parallel. The last
+ * is told by `--redis` and `--redis-prefix`, the others by HEADROOM_REDIS_URL and
+ * HEADROOM_REDIS_PREFIX, so both ways are used; each is named by HEADROOM_HOST_NAME.
+ */
 export async function startSharedHosts(redisUrl: string, prefix: string, names: string[]): Promise<SharedServeHost[]> {
   return Promise.all(
-    names.map(async (name) => {
+    names.map(async (name, i) => {
+      const byFlags = i === names.length - 1;
       const serve = await startServe({
         dataDir: tempDir("headroom-shared-host-"),
-        env: { HEADROOM_REDIS_URL: redisUrl, HEADROOM_REDIS_PREFIX: prefix, HEADROOM_HOST_NAME: name },
+        ...(byFlags
+          ? { args: ["--redis", redisUrl, "--redis-prefix", prefix], env: { HEADROOM_HOST_NAME: name } }
+          : { env: { HEADROOM_REDIS_URL: redisUrl, HEADROOM_REDIS_PREFIX: prefix, HEADROOM_HOST_NAME: name } }),
       });
       const { proxyUrl, hostName } = await serve.client.hostInfo();
       if (proxyUrl === undefined || hostName !== name) throw new Error(`serve ${name} has no proxy or another name (${hostName})`);

@@ -1,0 +1,212 @@
+// The lease operations of SPEC §3 and the proxy's lease rides (SPEC §6), as the service offers
+// them: the lease book says which provider holds which lease, the journal keeps held API leases
+// on disk, and an admission is answered only once it is saved.
+import type { Admission, HistoryEvent } from "../../shared/types";
+import type { Clock } from "../engine/clock";
+import type { AcquireResult, ProviderPool } from "../engine/pool-types";
+import type { SettingsStore } from "../settings/settings-store";
+import { LeaseBook } from "./lease-book";
+import { LeaseJournal } from "./lease-journal";
+import type { ServiceMetrics } from "./metrics";
+import type { Input } from "./operation-input";
+import type { Provider, ProviderRegistry } from "./provider-registry";
+import { abandoned, queueTimeout, shuttingDown, unknownLease, unknownProvider } from "./service-error";
+
+const RELEASE_NOT_SAVED = "the slot is free, but a restart may bring the lease back until it expires";
+
+export interface AcquireInput {
+  providerId: string;
+  agentId?: string;
+  waiterId?: string;
+  timeoutMs?: number;
+  /** This lease's time-to-live (SPEC §3 `ttlMs`); the host's leaseTtlMs when absent. */
+  ttlMs?: number;
+  signal?: AbortSignal;
+  /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
+  expires?: boolean;
+}
+
+export interface LeaseServiceDeps {
+  store: SettingsStore;
+  clock: Clock;
+  providers: ProviderRegistry;
+  meter: ServiceMetrics;
+  leaseTtlMs: number;
+  onEvent: (event: Omit<HistoryEvent, "at">) => void;
+  /** Throws when the host is closing; acquiring and heartbeating ask first, releases never do. */
+  assertOpen: () => void;
+  isClosed: () => boolean;
+}
+
+export class LeaseService {
+  private readonly book: LeaseBook;
+  private readonly journal: LeaseJournal;
+
+  constructor(private readonly deps: LeaseServiceDeps) {
+    this.book = new LeaseBook(() => deps.clock.now());
+    this.journal = new LeaseJournal(deps.store, deps.clock, () => deps.providers.leasesToKeep());
+  }
+
+  /** The held leases saved before a restart come back to the providers still known. */
+  restore(): void {
+    for (const lease of this.deps.store.leases.read()) {
+      const provider = this.deps.providers.get(lease.providerId);
+      if (!provider) continue;
+      this.book.hold(lease.leaseId, lease.providerId);
+      provider.pool.restoreLease(lease, lease.ttlMs ?? this.deps.leaseTtlMs);
+    }
+  }
+
+  /** A pool's leases changed in a way that may be written lazily (a heartbeat, an expiry). */
+  changed(): void {
+    this.journal.changed();
+  }
+
+  /** Remembered for an hour as ended, then forgotten: a killed agent's id does not live on. */
+  expired(leaseId: string): void {
+    const providerId = this.book.providerOf(leaseId);
+    if (providerId !== undefined) this.deps.meter.released(providerId, "failure");
+    this.book.end(leaseId);
+  }
+
+  /** A removed provider's leases end with it: a late release of one answers `{ released: false }`. */
+  endAllOf(provider: Provider): void {
+    for (const lease of provider.pool.heldLeases()) this.book.end(lease.leaseId);
+  }
+
+  async acquire(input: AcquireInput): Promise<Admission> {
+    this.deps.assertOpen();
+    const askedAt = this.deps.clock.now();
+    const result = await this.admission(input, askedAt);
+    if (!result.ok) {
+      if (result.failure.kind === "timeout") throw queueTimeout(input.providerId, input.timeoutMs ?? 0);
+      if (result.failure.kind === "aborted") throw abandoned();
+      throw this.deps.isClosed() ? shuttingDown() : unknownProvider(input.providerId, this.deps.providers.ids());
+    }
+    const { lease } = result;
+    this.book.hold(lease.leaseId, lease.providerId);
+    if (lease.expiresAt !== undefined) {
+      // Nothing is acknowledged that is not saved: a lease that cannot be written goes back at once.
+      try {
+        await this.journal.saved("no slot was taken");
+      } catch (error) {
+        this.undelivered(lease.leaseId);
+        throw error;
+      }
+    }
+    this.deps.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
+    return {
+      leaseId: lease.leaseId,
+      providerId: lease.providerId,
+      admittedAt: lease.admittedAt,
+      ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }),
+    };
+  }
+
+  /** Waits in the provider's queue; a provider shared or made local meanwhile queues the waiter again on its new pool. */
+  private async admission(input: AcquireInput, askedAt: number): Promise<AcquireResult> {
+    const { providers, clock } = this.deps;
+    for (;;) {
+      const provider = providers.require(input.providerId);
+      const pool = provider.pool;
+      const timeoutMs = input.timeoutMs === undefined ? undefined : Math.max(0, input.timeoutMs - (clock.now() - askedAt));
+      const result = await pool.acquire({
+        ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
+        ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
+      });
+      const moved =
+        !result.ok && result.failure.kind === "removed" && !this.deps.isClosed() && providers.get(input.providerId)?.pool !== pool;
+      if (!moved || !providers.has(input.providerId)) return result;
+    }
+  }
+
+  /**
+   * The admission could not be handed to the client: the slot returns at once, no cooldown.
+   * Allowed while closing, like every release: a slot is never stranded by shutdown.
+   */
+  undelivered(leaseId: string): void {
+    const providerId = this.book.providerOf(leaseId);
+    if (providerId === undefined) return;
+    this.deps.providers.get(providerId)?.pool.returnUndelivered(leaseId);
+    this.book.end(leaseId);
+  }
+
+  heartbeat({ leaseId }: Input<"heartbeat">): { leaseId: string; expiresAt?: number } {
+    this.deps.assertOpen();
+    const pool = this.poolOfLease(leaseId);
+    const lease = pool?.heartbeat(leaseId);
+    if (!lease) throw unknownLease(leaseId);
+    return { leaseId, ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }) };
+  }
+
+  /** Releases are accepted while closing: the slot must come back whatever the host is doing. */
+  release({ leaseId, outcome, retryAfterMs }: Input<"release">): { released: boolean } {
+    const pool = this.poolOfLease(leaseId);
+    if (pool?.release(leaseId, outcome, retryAfterMs)) {
+      this.deps.meter.released(pool.providerId, outcome);
+      this.book.end(leaseId);
+      return { released: true };
+    }
+    if (this.book.endedRecently(leaseId)) return { released: false };
+    throw unknownLease(leaseId);
+  }
+
+  /** Accepted while closing, like any release. */
+  releaseByHand({ leaseId }: Input<"releaseByHand">): { released: boolean } {
+    const providerId = this.book.providerOf(leaseId);
+    const answer = this.release({ leaseId, outcome: "failure" });
+    if (answer.released && providerId !== undefined) {
+      this.deps.onEvent({
+        kind: "lease_released_by_hand",
+        providerId,
+        message: `A lease of ${providerId} was released by hand.`,
+      });
+    }
+    return answer;
+  }
+
+  /**
+   * Resolves once every lease change made so far is on disk (group commit): a release is
+   * answered only after this. When it cannot be saved the slot stays freed (a release must
+   * never keep a slot) and this rejects with 503 naming the folder.
+   */
+  saved(): Promise<void> {
+    return this.journal.saved(RELEASE_NOT_SAVED);
+  }
+
+  /**
+   * A proxy request rides on a held lease of this provider (SPEC §6 "Lease-scoped requests"):
+   * true when it may, and the ride keeps the lease alive. false falls back to normal gating.
+   */
+  ride(leaseId: string, providerId: string): boolean {
+    const pool = this.poolOfLease(leaseId);
+    if (this.book.providerOf(leaseId) !== providerId || !pool) return false;
+    // Unguarded: a ride that ends while the host closes must still settle its route claim.
+    pool.heartbeat(leaseId);
+    return true;
+  }
+
+  /** A 429 on a ride: pauses and may reduce as the lease's release would; the lease stays held. */
+  rideRateLimited(leaseId: string, retryAfterMs?: number): void {
+    this.poolOfLease(leaseId)?.rateLimitedOn(leaseId, retryAfterMs);
+  }
+
+  /** Writes what is pending and stops the lazy timer; held leases stay on disk. */
+  close(): void {
+    this.journal.close();
+  }
+
+  private poolOfLease(leaseId: string): ProviderPool | undefined {
+    const providerId = this.book.providerOf(leaseId);
+    const pool = providerId === undefined ? undefined : this.deps.providers.get(providerId)?.pool;
+    if (pool && !pool.isHeld(leaseId)) {
+      // Expired inside the pool: remember it so a late release answers { released: false }.
+      this.book.end(leaseId);
+      return undefined;
+    }
+    return pool;
+  }
+}
