@@ -19,8 +19,7 @@ export interface UsageGateHost {
 
 interface Poll {
   id: number;
-  controller: AbortController;
-  timer: TimerHandle;
+  cancel: () => void;
 }
 
 export class UsageGate {
@@ -59,63 +58,90 @@ export class UsageGate {
   }
 
   dispose(): void {
-    if (this.poll) {
-      this.host.clock.clearTimeout(this.poll.timer);
-      this.poll.controller.abort();
-      this.poll = undefined;
-    }
+    this.poll?.cancel();
+    this.poll = undefined;
     if (this.busyTimer !== undefined) this.host.clock.clearTimeout(this.busyTimer);
     this.busyTimer = undefined;
   }
 
   private startPoll(): void {
     const id = ++this.pollCount;
-    const controller = new AbortController();
-    const timer = this.host.clock.setTimeout(
-      () => this.settle(id, undefined, `the usage gate did not answer within ${GATE_ANSWER_MS / 1000} s`),
-      GATE_ANSWER_MS,
-    );
-    this.poll = { id, controller, timer };
-    let answer: Promise<number>;
-    try {
-      answer = Promise.resolve(this.probe(controller.signal));
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    answer.then(
-      (sessions) => this.settle(id, sessions),
-      (error: unknown) => this.settle(id, undefined, error instanceof Error ? error.message : String(error)),
-    );
+    const cancel = pollUsage(this.probe, this.host.clock, (reading, sessions) => this.settle(id, reading, sessions));
+    this.poll = { id, cancel };
   }
 
-  private settle(id: number, sessions: number | undefined, error?: string): void {
-    const poll = this.poll;
-    if (!poll || poll.id !== id) return; // a late answer to a poll already given up on
+  private settle(id: number, reading: UsageGateReading, counted: number | undefined): void {
+    if (this.poll?.id !== id) return;
     this.poll = undefined;
-    this.host.clock.clearTimeout(poll.timer);
-    if (error !== undefined) poll.controller.abort();
-
-    const checkedAt = this.host.clock.now();
-    const counted =
-      error === undefined && typeof sessions === "number" && Number.isFinite(sessions) ? sessions : undefined;
-    this.last =
-      counted !== undefined
-        ? { ok: true, concurrentSessions: counted, checkedAt }
-        : { ok: false, error: error ?? "the usage gate answered without a number of concurrent sessions", checkedAt };
+    this.last = reading;
     this.host.changed();
 
-    const limit = this.host.limit();
-    if (counted !== undefined && counted >= limit) {
+    const allowance = admissionsAllowed(counted, this.host.limit());
+    if (allowance === 0) {
       this.busyTimer = this.host.clock.setTimeout(() => {
         this.busyTimer = undefined;
         this.host.drive();
       }, this.pollMs);
       return;
     }
-    // Each admission adds one upstream session, so a fresh reading lets in at most
-    // limit - sessions waiters now; a failed poll holds nobody back. Later admissions poll again.
-    this.allowance = counted === undefined ? Number.POSITIVE_INFINITY : limit - counted;
+    this.allowance = allowance;
     this.host.drive();
     this.allowance = 0;
   }
+}
+
+/**
+ * How many queued waiters a reading lets in now: 0 holds the queue for the poll interval. Each
+ * admission adds one upstream session, so a fresh reading lets in at most limit - sessions; a
+ * failed poll holds nobody back. Later admissions poll again. The shared pool's script
+ * (electron/shared-pool/gate-script.ts) judges by the same rule.
+ */
+export function admissionsAllowed(sessions: number | undefined, limit: number): number {
+  if (sessions === undefined) return Number.POSITIVE_INFINITY;
+  return sessions >= limit ? 0 : limit - sessions;
+}
+
+/**
+ * Asks the gate once. `settle` hears the reading exactly once: the number of sessions, or why
+ * there is none (a failure, a non-number, or no answer within GATE_ANSWER_MS, when the probe
+ * is aborted). The returned function abandons the poll without a reading.
+ */
+export function pollUsage(
+  probe: UsageProbe,
+  clock: Clock,
+  settle: (reading: UsageGateReading, sessions: number | undefined) => void,
+): () => void {
+  const controller = new AbortController();
+  let open = true;
+  const finish = (sessions: number | undefined, error?: string) => {
+    if (!open) return; // a late answer to a poll already given up on
+    open = false;
+    clock.clearTimeout(timer);
+    if (error !== undefined) controller.abort();
+    const checkedAt = clock.now();
+    const counted = error === undefined && typeof sessions === "number" && Number.isFinite(sessions) ? sessions : undefined;
+    settle(
+      counted !== undefined
+        ? { ok: true, concurrentSessions: counted, checkedAt }
+        : { ok: false, error: error ?? "the usage gate answered without a number of concurrent sessions", checkedAt },
+      counted,
+    );
+  };
+  const timer = clock.setTimeout(() => finish(undefined, `the usage gate did not answer within ${GATE_ANSWER_MS / 1000} s`), GATE_ANSWER_MS);
+  let answer: Promise<number>;
+  try {
+    answer = Promise.resolve(probe(controller.signal));
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  answer.then(
+    (sessions) => finish(sessions),
+    (error: unknown) => finish(undefined, error instanceof Error ? error.message : String(error)),
+  );
+  return () => {
+    if (!open) return;
+    open = false;
+    clock.clearTimeout(timer);
+    controller.abort();
+  };
 }

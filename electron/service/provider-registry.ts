@@ -122,8 +122,8 @@ export class ProviderRegistry {
       ...(this.deps.log ? { log: this.deps.log } : {}),
     } satisfies Partial<PoolDeps>;
     const hub = this.deps.hub;
-    if (shared && hub) return new SharedProviderPool(config, { ...deps, hub, adopt: held });
     const probe = this.probeFor(usageGate);
+    if (shared && hub) return new SharedProviderPool(config, { ...deps, hub, adopt: held, ...(probe ? { usageProbe: probe } : {}) });
     const pool = createProviderPool(config, { ...deps, newId: this.deps.newId, ...(probe ? { usageProbe: probe } : {}) });
     for (const lease of held) pool.restoreLease(lease, lease.ttlMs);
     return pool;

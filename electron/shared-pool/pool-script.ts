@@ -19,7 +19,7 @@
 //   ttls       hash  TTL leaseId -> its ttl in ms (a heartbeat pushes its expiry to now + ttl)
 //   recycling  zset  leaseId scored by the time its cooldown ends
 //   inbox:<h>  list  answers for host h: "a|id|admittedAt|enqueuedAt|expiresAt" (-1: no TTL),
-//                    "t|id" (timed out) or "x|id" (its TTL lease expired)
+//                    "t|id" (timed out), "x|id" (its TTL lease expired) or "g|askId" (poll your usage gate)
 //   hosts      zset  host scored by when it was last seen (every operation and a 2 s heartbeat)
 //   done:<req> string a release's answer, kept 10 min so a resent release answers the same
 // Channel `changed` carries the name of a host whose operation changed what the status shows.
@@ -30,6 +30,7 @@
 // Waiter and lease ids are `<host>.<n>`: namespaced by host, and a lease keeps its waiter's id.
 import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import { CHANGE_GAP_MS } from "./change-feed";
+import { GATE_LUA, GATE_OPERATIONS, GATE_OPS_LUA } from "./gate-script";
 import { EXTRA_OPERATIONS, EXTRAS_LUA } from "./pool-script-extras";
 
 /** A host silent this long loses its leases (released as failures) and its waiters (SPEC §7). */
@@ -57,6 +58,7 @@ export const OPERATIONS = [
   "heartbeat",
   "rejoin",
   ...EXTRA_OPERATIONS,
+  ...GATE_OPERATIONS,
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -179,12 +181,13 @@ local function timedOut(h, id)
   tell(h, 't|'..id)
 end
 
--- Admits queued waiters, oldest first, while slots and the pause allow. A head whose
--- deadline passed (its host is late to say so) is answered with a timeout instead.
+${GATE_LUA}
+-- Admits queued waiters, oldest first, while slots, the pause and the usage gate allow. A head
+-- whose deadline passed (its host is late to say so) is answered with a timeout instead.
 local function drive()
   while hasFree() do
     local head = redis.call('ZRANGE', QUEUE, 0, 0)[1]
-    if not head then return end
+    if not head or not gatePasses(head) then return end
     local enq, deadline, h, ttl = unqueue(head)
     if deadline >= 0 and deadline <= now then timedOut(h, head) else admit(head, enq, h, ttl) end
   end
@@ -252,6 +255,7 @@ local function forgetHosts(hosts)
     redis.call('ZREM', HOSTS, h)
     redis.call('DEL', P..':inbox:'..h)
   end
+  gateForget(hosts)
   local leases = redis.call('HGETALL', HELD)
   for i = 1, #leases, 2 do
     if gone[string.match(leases[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then
@@ -316,6 +320,7 @@ if expiring > 0 then
   if #expired > 0 then drive() end
 end
 ${EXTRAS_LUA}
+${GATE_OPS_LUA}
 local result
 if op == 'seed' then
   -- If Redis already holds the provider, its settings win (SPEC §7).
@@ -347,6 +352,7 @@ if op == 'seed' then
     if id and redis.call('HEXISTS', HELD, id) == 1 then unhold(id) end
   end
   redis.call('DEL', P..':inbox:'..host)
+  gateForget({host})
   drive()
 elseif op == 'rejoin' then
   -- Redis lost the state this host joined (ARGV[5]); ARGV[6] is a new epoch, ARGV[7..11] the
@@ -498,6 +504,8 @@ elseif op == 'status' then
   }
 elseif extras[op] then
   result = extras[op]()
+elseif gateOps[op] then
+  result = gateOps[op]()
 else
   return redis.error_reply('unknown shared pool operation '..tostring(op))
 end
@@ -525,6 +533,7 @@ if recycling > 0 then
 end
 if pausedUntil() then times[#times + 1] = pauseEnd end
 if holdUntil then times[#times + 1] = holdUntil end
+gateTimes(times)
 if expiring > 0 then times[#times + 1] = tonumber(redis.call('ZRANGE', EXPIRIES, 0, 0, 'WITHSCORES')[2]) end
 return {result, answers, times, (sweeping or op == 'acquire') and nextExpiry() or 0}
 `;

@@ -6,7 +6,7 @@
 // moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
 // hosts, and the wait percentiles of its own admissions.
 import { randomUUID } from "node:crypto";
-import type { HistoryEvent, HistoryKind, LeaseOutcome } from "../../shared/types";
+import type { HistoryEvent, HistoryKind, LeaseOutcome, UsageGateReading } from "../../shared/types";
 import { checkCooldownMs, checkLimit } from "../../shared/validate";
 import { valid } from "../engine/adaptive-limit";
 import type { Clock, TimerHandle } from "../engine/clock";
@@ -20,6 +20,7 @@ import { readInboxEntry } from "./inbox";
 import { readLeaseList, type SharedLeaseList } from "./lease-list";
 import { HOST_REFRESH_MS, type Operation } from "./pool-script";
 import type { RedisLink, ScriptReply } from "./redis-link";
+import { SharedGate, type GateProbe } from "./shared-gate";
 import { statusEntry, unreachableEntry, type SharedStatusEntry } from "./shared-status";
 import { WakeTimers } from "./wake-timers";
 
@@ -97,6 +98,9 @@ export class SharedPool {
   private settingsVersion = -1;
   private joined: string = randomUUID();
   private rejoining: Promise<void> | undefined;
+  private readonly gate: SharedGate;
+  /** Seeded: a change of the usage gate is told to Redis at once. */
+  private started = false;
   private disposed = false;
 
   constructor(private readonly deps: SharedPoolDeps) {
@@ -105,6 +109,9 @@ export class SharedPool {
     this.keys = `${deps.keyPrefix ?? "headroom"}:${deps.providerId}`;
     this.timers = new WakeTimers(deps.clock, () => this.drive(), deps.pollMs ?? DEFAULT_POLL_MS);
     this.changes = new ChangeFeed(deps.clock, () => this.deps.onChange?.());
+    const report = (askId: string, sessions: number | undefined, pollMs: number) =>
+      this.background(this.call("gateAnswer", askId, sessions ?? "", pollMs));
+    this.gate = new SharedGate(deps.clock, report, () => this.deps.onChange?.());
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
@@ -117,6 +124,8 @@ export class SharedPool {
     const from = config.autoReduced ? (config.autoReducedFrom ?? config.limit + 1) : -1;
     const [, epoch] = (await this.call("seed", valid(checkLimit(config.limit)), valid(checkCooldownMs(config.cooldownMs)), config.autoReduced ? 1 : 0, from)) ?? [];
     this.joined = String(epoch);
+    this.started = true;
+    if (this.gate.configured) await this.call("gate", 1);
     this.timers.startHeartbeat(this.deps.refreshMs ?? HOST_REFRESH_MS);
     this.stopWatchingLink = this.deps.redis.onConnectionChange((connected) => {
       // Gave up just before the link dropped: the answer to their leaving waits for Redis, they do not.
@@ -206,6 +215,8 @@ export class SharedPool {
       if (entry.kind === "timedOut") {
         this.gaveUp.delete(entry.waiterId);
         this.answer(entry.waiterId, TIMED_OUT);
+      } else if (entry.kind === "pollGate") {
+        this.gate.asked(entry.askId);
       } else if (entry.kind === "expired") {
         this.expired(entry.leaseId);
       } else {
@@ -350,6 +361,17 @@ export class SharedPool {
     if ((await this.call("resume"))?.[0] === 1) this.event("resumed", say.resumedMessage(this.providerId));
   }
 
+  /** This host's usage gate (SPEC §7: it stays on each host), polled when its waiter heads the queue; undefined: none. */
+  setUsageProbe(gate: GateProbe | undefined): void {
+    this.gate.set(gate);
+    if (this.started) this.background(this.call("gate", gate ? 1 : 0));
+  }
+
+  /** On Redis's clock. */
+  usageReading(): UsageGateReading | undefined {
+    return this.gate.reading();
+  }
+
   /** The banner's dismissal stays on this host (SPEC §7). */
   dismissNotice(): void {
     this.noticeDismissed = true;
@@ -382,7 +404,7 @@ export class SharedPool {
     const reply = await this.call("status");
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
     this.settingsVersion = reply[9] as number;
-    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now) };
+    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now), usageGate: this.gate.reading() };
     this.lastStatus = statusEntry(this.providerId, reply, host);
     return this.lastStatus;
   }
@@ -406,6 +428,7 @@ export class SharedPool {
     } finally {
       // A link already closed rejects the calls above; the host's own side is cleaned up regardless.
       this.disposed = true;
+      this.gate.set(undefined);
       for (const waiterId of waiterIds) this.answer(waiterId, REMOVED);
       this.timers.stop();
       this.changes.stop();
@@ -462,6 +485,7 @@ export class SharedPool {
       this.deps.log?.(`${late} lease(s) of ${this.deps.host} on shared provider ${this.providerId} re-registered after the 10 s window; they may exceed the limit until released`);
     }
     this.handle(reply);
+    if (this.gate.configured) this.handle(await this.deps.redis.run(["gate", this.keys, this.deps.host, now, this.joined, 1]));
     for (const [waiterId, { asked }] of this.waiting) {
       this.handle(await this.deps.redis.run(["acquire", this.keys, this.deps.host, now, this.joined, waiterId, ...asked]));
     }

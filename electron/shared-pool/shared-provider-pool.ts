@@ -5,13 +5,14 @@
 // list Redis gave — answers from it at once, and sends each change to Redis behind it, in
 // order. Times cross here: SharedPool speaks Redis's clock, the service its own.
 import { randomBytes } from "node:crypto";
-import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits } from "../../shared/types";
+import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import { MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
-import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool, UsageProbe } from "../engine/pool-types";
+import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import type { SharedHub, SharedLink } from "./shared-hub";
+import type { GateProbe } from "./shared-gate";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
 import { redisUnreachableReason } from "./shared-status";
 import { untilReady } from "./until-ready";
@@ -31,6 +32,8 @@ export interface SharedProviderDeps {
   adopt?: PersistedLease[];
   /** How often the status and lease list are read again when nothing told this host of a change. */
   refreshMs?: number;
+  /** This host's usage gate for the provider (SPEC §7: the configuration stays on each host). */
+  usageProbe?: GateProbe;
 }
 
 const REFRESH_MS = 2_000;
@@ -59,6 +62,7 @@ export class SharedProviderPool implements ProviderPool {
   private readonly adopting = new Map<string, PersistedLease>();
   private readonly ttls = new Map<string, number>();
   private upstreamLimits: UpstreamLimits | undefined;
+  private usageProbe: GateProbe | undefined;
   private refreshing = false;
   private refreshAgain = false;
   private refreshTimer: ReturnType<Clock["setTimeout"]> | undefined;
@@ -71,6 +75,7 @@ export class SharedProviderPool implements ProviderPool {
   ) {
     this.providerId = deps.providerId;
     this.settings = { ...config };
+    this.usageProbe = deps.usageProbe;
     for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
     this.left = new Promise((resolve) => (this.leave = () => resolve(undefined)));
@@ -98,6 +103,7 @@ export class SharedProviderPool implements ProviderPool {
       log: (message) => this.deps.log?.(message),
       onError: (error) => this.deps.log?.(`shared provider ${this.providerId}: ${error.message}`),
     });
+    shared.setUsageProbe(this.usageProbe);
     await shared.start(this.settings);
     const moved = [...this.adopting.values()];
     if (moved.length > 0) await shared.adopt(moved.map((lease) => this.toRedisLease(lease)));
@@ -256,8 +262,11 @@ export class SharedProviderPool implements ProviderPool {
     this.changed(async (shared) => shared.dismissNotice());
   }
 
-  /** Kept for when the gate is shared across hosts; until then a shared provider is not gated here. */
-  setUsageProbe(_probe: { probe: UsageProbe; pollMs: number } | undefined): void {}
+  /** The host whose waiter heads the queue polls its own gate (SPEC §7); a change applies once joined. */
+  setUsageProbe(probe: GateProbe | undefined): void {
+    this.usageProbe = probe;
+    this.shared?.setUsageProbe(probe);
+  }
 
   /** The rate-limit headers stay this host's (SPEC §7); the early pause they may call for is shared. */
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
@@ -294,8 +303,9 @@ export class SharedProviderPool implements ProviderPool {
     return entry;
   }
 
-  usageReading(): undefined {
-    return undefined;
+  usageReading(): UsageGateReading | undefined {
+    const reading = this.shared?.usageReading();
+    return reading && { ...reading, checkedAt: reading.checkedAt - this.deps.hub.offsetMs };
   }
 
   /** Leaves the shared provider: this host's waiters are answered `removed`, its leases handed back in Redis unless kept. */
@@ -385,6 +395,7 @@ export class SharedProviderPool implements ProviderPool {
     this.last = {
       ...entry,
       ...(entry.pausedUntil === undefined ? {} : { pausedUntil: host(entry.pausedUntil) }),
+      ...(entry.usageGate === undefined ? {} : { usageGate: { ...entry.usageGate, checkedAt: host(entry.usageGate.checkedAt) } }),
     };
     this.list = {
       held: list.held.map((lease) => ({

@@ -1,6 +1,6 @@
 // A shared provider's status entry (SPEC §1, §7) from the script's `status` reply, and what it
 // says while Redis cannot be asked.
-import type { ConcurrencyStatusEntry } from "../../shared/types";
+import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
 import * as say from "../engine/pool-messages";
 
 /**
@@ -12,10 +12,11 @@ export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: 
 export const redisUnreachableReason = (providerId: string): string =>
   `Redis is unreachable: admissions to shared provider ${providerId} wait until it is back, and releases are kept until then.`;
 
-/** What only this host knows: the banner's dismissal and the waits of its own admissions. */
+/** What only this host knows: the banner's dismissal, the waits of its own admissions, its usage gate's reading. */
 export interface HostSide {
   noticeDismissed: boolean;
   waits: { p50: number; p95: number } | undefined;
+  usageGate: UsageGateReading | undefined;
 }
 
 type Figures = [number, number, number, number, number, number, number, number, number];
@@ -40,6 +41,7 @@ export function statusEntry(providerId: string, reply: number[], host: HostSide)
     noticeDismissed: host.noticeDismissed,
     recycling,
     ...(host.waits ? { waitP50Ms: host.waits.p50, waitP95Ms: host.waits.p95 } : {}),
+    ...(host.usageGate ? { usageGate: host.usageGate } : {}),
     shared: true,
     hosts,
   };

@@ -33,7 +33,7 @@ function tiesSorted<E extends { kind: string; message: string }>(events: E[]): E
   return out;
 }
 import { describe, expect, test } from "vitest";
-import type { AcquireResult, PoolConfig, ProviderPool } from "../../electron/engine/pool-types";
+import type { AcquireResult, PoolConfig, ProviderPool, UsageProbe } from "../../electron/engine/pool-types";
 import { PAUSED_BY_UPSTREAM_HEADERS } from "../../electron/engine/pool-messages";
 import { createProviderPool } from "../../electron/engine/provider-pool";
 import type { HeldLease, HistoryEvent, LeaseOutcome, WaitingView } from "../../shared/types";
@@ -110,6 +110,32 @@ const configArb = fc.record({
   noticeDismissed: fc.constant(false),
 });
 
+/**
+ * The usage gate, when the sequence has one: both pools poll their own copy of one script of
+ * answers (sessions, a failure, or no answer, which fails open after 2 s) and must poll at the
+ * same instants to stay alike.
+ */
+type GateAnswer = number | "fail" | "hang";
+const gateArb = fc.option(
+  fc.record({
+    answers: fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom<GateAnswer>("fail", "hang")), { minLength: 1, maxLength: 8 }),
+    pollMs: fc.constantFrom(500, 1_000),
+  }),
+  { nil: undefined, freq: 2 },
+);
+type Gate = { answers: GateAnswer[]; pollMs: number } | undefined;
+
+function scriptedProbe(answers: GateAnswer[]): UsageProbe {
+  let polls = 0;
+  return async () => {
+    seen.gatePolls++;
+    const next = answers[polls++ % answers.length] as GateAnswer;
+    if (next === "hang") return new Promise<number>(() => {});
+    if (next === "fail") throw new Error("the usage gate is down");
+    return next;
+  };
+}
+
 /** One acquire as each pool answered it, in words that can be compared. */
 interface Asked {
   local: AcquireResult | undefined;
@@ -121,11 +147,11 @@ const answer = (result: AcquireResult | undefined): string =>
   result === undefined ? "waiting" : result.ok ? `admitted at ${result.lease.admittedAt}` : result.failure.kind;
 
 /** What the sequences exercised, so a generator that stopped reaching a rule fails the test. */
-const seen = { admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0, lease_expired: 0 };
+const seen = { gatePolls: 0, admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0, lease_expired: 0 };
 
 const redis = useRedis();
 
-async function run(config: PoolConfig, commands: Command[]): Promise<void> {
+async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise<void> {
   const clock = createFakeClock();
   let ids = 0;
   const localEvents: Omit<HistoryEvent, "at" | "providerId">[] = [];
@@ -134,8 +160,11 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
     clock,
     newId: () => `L${++ids}`,
     onEvent: (event) => localEvents.push(event),
+    ...(gate ? { usageProbe: { probe: scriptedProbe(gate.answers), pollMs: gate.pollMs } } : {}),
   });
-  const { pool: shared, events: sharedEvents } = await sharedPool(redis.link, clock, config);
+  const { pool: shared, events: sharedEvents } = await sharedPool(redis.link, clock, config, {
+    ...(gate ? { usageProbe: { probe: scriptedProbe(gate.answers), pollMs: gate.pollMs } } : {}),
+  });
 
   const asked: Asked[] = [];
   const order = { local: [] as number[], shared: [] as number[] };
@@ -293,7 +322,7 @@ async function run(config: PoolConfig, commands: Command[]): Promise<void> {
 describe("the shared pool answers like the local pool", () => {
   test(`same admissions, order, pauses, reductions and status over ${RUNS} random sequences`, async () => {
     await fc.assert(
-      fc.asyncProperty(configArb, fc.array(commandArb, { minLength: 20, maxLength: 60 }), run),
+      fc.asyncProperty(configArb, gateArb, fc.array(commandArb, { minLength: 20, maxLength: 60 }), run),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
     console.info(`shared pool differential: ${RUNS} sequences, ${JSON.stringify(seen)}`);

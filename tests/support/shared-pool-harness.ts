@@ -1,6 +1,6 @@
 // Shared pools on a fake clock against a real redis-server, for the shared pool's tests.
 import type { HistoryEvent } from "../../shared/types";
-import type { PoolConfig } from "../../electron/engine/pool-types";
+import type { PoolConfig, UsageProbe } from "../../electron/engine/pool-types";
 import { connectRedis, type RedisLink } from "../../electron/shared-pool/redis-link";
 import { SharedPool } from "../../electron/shared-pool/shared-pool";
 import type { FakeClock } from "./fake-clock";
@@ -31,6 +31,8 @@ export async function sharedPool(
     log?: (message: string) => void;
     onChange?: () => void;
     onLeaseExpired?: (leaseId: string) => void;
+    /** The host's usage gate, given before it joins (as the service gives it at creation). */
+    usageProbe?: { probe: UsageProbe; pollMs: number };
   } = {},
 ): Promise<SharedHarness> {
   const events: SharedHarness["events"] = [];
@@ -47,6 +49,7 @@ export async function sharedPool(
     ...(options.onLeaseExpired === undefined ? {} : { onLeaseExpired: options.onLeaseExpired }),
     onEvent: (event) => events.push(event),
   });
+  if (options.usageProbe) pool.setUsageProbe(options.usageProbe);
   await pool.start({ ...DEFAULT_CONFIG, ...config });
   return { pool, events };
 }
