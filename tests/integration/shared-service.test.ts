@@ -4,7 +4,8 @@
 // /metrics and the status, and a provider that becomes local again keeping the settings.
 import { afterEach, expect, test } from "vitest";
 import { ApiError } from "../../shared/api-client";
-import { startRedisServer } from "../support/redis-server";
+import type { HostOptions } from "../../electron/host/start-host";
+import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
 import { removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
 import { useRedisServer } from "../support/use-redis";
@@ -39,6 +40,26 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what:
 }
 
 const entry = async (h: TestHost, providerId: string) => (await h.client.status()).providers.find((p) => p.providerId === providerId);
+
+/** A test with a redis-server of its own, which it may stop and start; `options` start a host named laptop on it. */
+async function onOwnRedis(run: (own: RedisServer, options: Partial<HostOptions>) => Promise<void>): Promise<void> {
+  const own = await startRedisServer();
+  try {
+    await run(own, { dataDir: tempDir(), redis: { url: own.url, prefix: freshPrefix(), hostName: "laptop" } });
+  } finally {
+    await own.stop();
+  }
+}
+
+/** A first run of the host that shares anthropic at `limit`, does `meanwhile`, and stops. */
+async function shareThenStop<T>(options: Partial<HostOptions>, limit: number, meanwhile?: (h: TestHost) => Promise<T>): Promise<T | undefined> {
+  const first = await startTestHost(options);
+  await first.client.setLimit("anthropic", limit);
+  await first.client.setProvider("anthropic", { shared: true });
+  const result = await meanwhile?.(first);
+  await first.stop();
+  return result;
+}
 
 test("two hosts sharing a provider admit no more than its one limit, and a release on one admits the waiter on the other", async () => {
   const prefix = freshPrefix();
@@ -138,18 +159,12 @@ test("without Redis, sharing is refused with the variable to set", async () => {
   expect((await plain.client.health()).redis).toBeUndefined();
 });
 
-test("while Redis is unreachable the host runs: /health and the status say so, local providers admit, shared ones wait with the reason", async () => {
-  const own = await startRedisServer();
-  try {
-    const prefix = freshPrefix();
-    const dataDir = tempDir();
-    const first = await startTestHost({ dataDir, redis: { url: own.url, prefix, hostName: "laptop" } });
-    await first.client.setLimit("anthropic", 2);
-    await first.client.setProvider("anthropic", { shared: true });
-    await first.stop();
+test("while Redis is unreachable the host runs: /health and the status say so, local providers admit, shared ones wait with the reason", () =>
+  onOwnRedis(async (own, options) => {
+    await shareThenStop(options, 2);
     await own.down();
 
-    const h = await startTestHost({ dataDir, redis: { url: own.url, prefix, hostName: "laptop" } });
+    const h = await startTestHost(options);
     started.push(h);
     const health = await until(() => h.client.health(), (x) => x.redis?.error !== undefined, "the connection error");
     expect(health.redis?.connected).toBe(false);
@@ -167,10 +182,7 @@ test("while Redis is unreachable the host runs: /health and the status say so, l
     const back = await until(() => entry(h, "anthropic"), (e) => e?.active === 1, "the admission in the status");
     expect(back?.waitReason).toBeUndefined();
     await h.client.release(admitted.leaseId, "success");
-  } finally {
-    await own.stop();
-  }
-});
+  }));
 
 test("a restarted host releases what its last run held in Redis and no longer holds (a proxy lease), and never reuses its ids", async () => {
   const prefix = freshPrefix();
@@ -191,21 +203,13 @@ test("a restarted host releases what its last run held in Redis and no longer ho
   await again.client.release(next.leaseId, "success");
 });
 
-test("a restored lease released before Redis answers is not brought back by the next start", async () => {
-  const own = await startRedisServer();
-  try {
-    const prefix = freshPrefix();
-    const dataDir = tempDir();
-    const options = { dataDir, redis: { url: own.url, prefix, hostName: "laptop" } };
-    const first = await startTestHost(options);
-    await first.client.setLimit("anthropic", 1);
-    await first.client.setProvider("anthropic", { shared: true });
-    const lease = await first.client.acquire({ providerId: "anthropic", ttlMs: 600_000 });
-    await first.stop();
+test("a restored lease released before Redis answers is not brought back by the next start", () =>
+  onOwnRedis(async (own, options) => {
+    const lease = await shareThenStop(options, 1, (first) => first.client.acquire({ providerId: "anthropic", ttlMs: 600_000 }));
     await own.down();
 
     const offline = await startTestHost(options);
-    expect(await offline.client.release(lease.leaseId, "success")).toEqual({ released: true });
+    expect(await offline.client.release(lease!.leaseId, "success")).toEqual({ released: true });
     await offline.stop();
     await own.up();
 
@@ -214,21 +218,11 @@ test("a restored lease released before Redis answers is not brought back by the 
     const next = await back.client.acquire({ providerId: "anthropic", timeoutMs: 10_000 });
     expect((await back.client.leases("anthropic")).held.map((held) => held.leaseId)).toEqual([next.leaseId]);
     await back.client.release(next.leaseId, "success");
-  } finally {
-    await own.stop();
-  }
-});
+  }));
 
-test("making a provider local again moves a waiter still waiting for Redis to the local queue", async () => {
-  const own = await startRedisServer();
-  try {
-    const prefix = freshPrefix();
-    const dataDir = tempDir();
-    const options = { dataDir, redis: { url: own.url, prefix, hostName: "laptop" } };
-    const first = await startTestHost(options);
-    await first.client.setLimit("anthropic", 1);
-    await first.client.setProvider("anthropic", { shared: true });
-    await first.stop();
+test("making a provider local again moves a waiter still waiting for Redis to the local queue", () =>
+  onOwnRedis(async (own, options) => {
+    await shareThenStop(options, 1);
     await own.down();
 
     const h = await startTestHost(options);
@@ -239,7 +233,4 @@ test("making a provider local again moves a waiter still waiting for Redis to th
     const admitted = await waiting;
     expect((await entry(h, "anthropic"))?.active).toBe(1);
     await h.client.release(admitted.leaseId, "success");
-  } finally {
-    await own.stop();
-  }
-});
+  }));
