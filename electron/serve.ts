@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { resolveDataDir } from "./host/data-dir";
+import { resolveDataDir } from "./data-folder/data-dir";
 import { HostStartError } from "./host/host-start-error";
 import { startHost } from "./host/start-host";
 import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT, parsePort } from "./host/ports";

@@ -12,7 +12,7 @@ import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
-import { checkDataDir } from "./data-dir";
+import { checkDataDir } from "../data-folder/data-dir";
 import { acquireHostLock } from "./host-lock";
 import { EXIT_DATA_DIR_UNUSABLE, HostStartError } from "./host-start-error";
 import { defaultHostName, redisOptions, type RedisOptions } from "./redis-options";

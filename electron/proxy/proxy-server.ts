@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { HeadroomService } from "../service/headroom-service";
-import { isLoopbackHost } from "../host/loopback";
+import { isLoopbackHost } from "../../shared/loopback";
 import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
 import { hopsOf, LEASE_HEADER } from "./forward-headers";

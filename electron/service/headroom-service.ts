@@ -21,12 +21,12 @@ import type {
   RouteRefusal,
   RoutesView,
   SeriesResponse,
-  UpstreamLimits,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import type { Clock } from "../engine/clock";
 import type { UsageProbe } from "../engine/pool-types";
+import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-limits";
 import type { SettingsStore } from "../settings/settings-store";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
@@ -219,9 +219,10 @@ export class HeadroomService implements OperationService {
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
 
-  /** The provider's rate-limit headers from one answer (SPEC §6). */
-  noteUpstreamLimits(providerId: string, reading: UpstreamLimits, fromSuccess: boolean): void {
-    this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
+  /** The provider's rate-limit headers from one answer (SPEC §6); only a 2xx may pause early, a 429's readings are left to the 429 rules. */
+  noteUpstreamLimits(providerId: string, headers: ResponseHeaders, status: number): void {
+    const reading = parseUpstreamLimits(headers, this.clock.now());
+    if (reading) this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, status >= 200 && status < 300);
   }
 
   // ── routes (electron/service/route-service.ts) ─────────────────────────────

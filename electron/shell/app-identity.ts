@@ -4,7 +4,7 @@
 // this must run before the lock is requested.
 import fs from "node:fs";
 import type { App } from "electron";
-import { APP_FOLDER_NAME, resolveDataDir } from "../host/data-dir";
+import { APP_FOLDER_NAME, resolveDataDir } from "../data-folder/data-dir";
 import { parsePort } from "../host/ports";
 
 /** Also electron-builder.yml's appId; Windows shows notifications only for a known id. */
