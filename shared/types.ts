@@ -1,11 +1,12 @@
 // The wire types of SPEC §1–3. Every transport (HTTP, IPC, CLI, proxy) speaks these. Types of
 // inputs and settings come from their schemas (shared/schemas.ts); answers are declared here.
-import type { BreakerSettings, HeldLease, RouteKey, UsageGateConfig } from "./schemas";
+import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
 
 export type {
   BreakerSettings,
   HeldLease,
   LeaseOutcome,
+  ProviderConfigView,
   RouteKey,
   RouteOutcome,
   UsageGateConfig,
@@ -84,17 +85,6 @@ export interface LimitView {
 export interface CooldownView {
   providerId: string;
   cooldownMs: number;
-}
-
-export interface ProviderConfigView {
-  providerId: string;
-  limit: number;
-  cooldownMs: number;
-  responseTimeoutMs: number;
-  upstream?: string;
-  usageGate?: UsageGateConfig;
-  /** SPEC §7: true while the provider is shared across machines on Redis. */
-  shared?: boolean;
 }
 
 export interface WaitingView {

@@ -93,7 +93,7 @@ export class HeadroomService implements OperationService {
       ? new HubBreakers({
           hub: options.hub,
           clock: options.clock,
-          isShared: (providerId) => this.providers.get(providerId)?.shared === true,
+          isShared: (providerId) => this.providers.get(providerId)?.options.shared === true,
           onError: (error) => options.log?.("A shared provider's route breaker failed", error),
         })
       : undefined;
@@ -148,7 +148,7 @@ export class HeadroomService implements OperationService {
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
-    for (const provider of this.providers.sorted()) if (provider.shared) this.followRouteSharing(provider.id);
+    for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
     this.stopWatchingRedis = options.hub?.onConnectionChange(() => this.emit("status"));
