@@ -54,6 +54,15 @@ const OPTION_FIELDS = {
   shared: Type.Optional(implied(Flag, false)),
 };
 
+/** The options every status entry carries too (shared/status-entry.ts), so the window sees them in each push. */
+export const IN_STATUS = ["upstream"] as const satisfies readonly (keyof typeof OPTION_FIELDS)[];
+export const StatusOptions = Type.Pick(object(OPTION_FIELDS), IN_STATUS);
+
+/** What of the options a status entry shows. */
+export function statusOptions(options: ProviderOptions): Static<typeof StatusOptions> {
+  return Object.fromEntries(IN_STATUS.flatMap((key) => (options[key] === undefined ? [] : [[key, options[key]]])));
+}
+
 type Fields = typeof POOL_FIELDS & typeof OPTION_FIELDS;
 
 // A `default` on the record too, so Value.Default descends into each provider of the file.

@@ -1,6 +1,10 @@
 // The wire types of SPEC §1–3. Every transport (HTTP, IPC, CLI, proxy) speaks these. Types of
-// inputs and settings come from their schemas (shared/schemas.ts); answers are declared here.
+// inputs and settings come from their schemas (shared/schemas.ts), the status entry from its own
+// (shared/status-entry.ts); the other answers are declared here.
 import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
+import type { ConcurrencyStatusEntry } from "./status-entry";
+
+export type { ConcurrencyStatusEntry, UpstreamBucket, UpstreamLimits, UsageGateReading } from "./status-entry";
 
 export type {
   BreakerSettings,
@@ -11,58 +15,6 @@ export type {
   RouteOutcome,
   UsageGateConfig,
 } from "./schemas";
-
-export interface UsageGateReading {
-  ok: boolean;
-  concurrentSessions?: number;
-  error?: string;
-  checkedAt: number;
-}
-
-export interface ConcurrencyStatusEntry {
-  providerId: string;
-  limit: number;
-  active: number;
-  queued: number;
-  paused: boolean;
-  pausedUntil?: number;
-  cooldownMs: number;
-  autoReduced: boolean;
-  autoReducedFrom?: number;
-  notice?: string;
-  noticeDismissed: boolean;
-  recycling: number;
-  waitP50Ms?: number;
-  waitP95Ms?: number;
-  usageGate?: UsageGateReading;
-  /** Only when paused: why, in words. */
-  pauseReason?: string;
-  /** SPEC §6: the provider's own rate-limit headers, newest reading. */
-  upstreamLimits?: UpstreamLimits;
-  /** An addition for the window: the upstream base URL when one is set, so a push carries it. */
-  upstream?: string;
-  /** Why queued waiters wait when it is not obvious (SPEC §1), e.g. Redis unreachable. */
-  waitReason?: string;
-  /** SPEC §7, only for a provider shared across machines on Redis. */
-  shared?: true;
-  /** SPEC §7: how many hosts are live for a shared provider. */
-  hosts?: number;
-}
-
-/** `resetAt` in epoch ms. */
-export interface UpstreamBucket {
-  limit?: number;
-  remaining?: number;
-  resetAt?: number;
-}
-
-export interface UpstreamLimits {
-  requests?: UpstreamBucket;
-  tokens?: UpstreamBucket;
-  inputTokens?: UpstreamBucket;
-  outputTokens?: UpstreamBucket;
-  seenAt: number;
-}
 
 export interface ConcurrencyStatusResponse {
   providers: ConcurrencyStatusEntry[];

@@ -6,6 +6,7 @@ import {
   compact,
   patched,
   splitSettings,
+  statusOptions,
   type PoolConfig,
   type ProviderConfigPatch,
   type ProviderOptions,
@@ -144,10 +145,9 @@ export class ProviderRegistry {
     this.deps.writer.forgetProvider(provider.id);
   }
 
-  /** The pool's view plus the upstream, so the window learns of an upstream change from the push. */
-  entryOf({ pool, options: { upstream } }: Provider): ConcurrencyStatusEntry {
-    const entry = pool.status();
-    return upstream === undefined ? entry : { ...entry, upstream };
+  /** The pool's view plus the options a status shows, so the window learns of their change from the push. */
+  entryOf({ pool, options }: Provider): ConcurrencyStatusEntry {
+    return { ...pool.status(), ...statusOptions(options) };
   }
 
   /** Held leases worth a restart: only those that expire (proxy leases end with their connection). */

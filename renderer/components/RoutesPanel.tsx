@@ -1,5 +1,6 @@
 import { useShallow } from "zustand/react/shallow";
 import { LIMITS } from "../../shared/limits";
+import type { BreakerSettings } from "../../shared/types";
 import { checkBreakerSettingsBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatMs } from "../format";
@@ -12,7 +13,7 @@ function BreakerSettingsForm() {
   const intents = useIntents();
   const settings = useHeadroom((state) => state.routeSettings);
   if (!settings) return <div className="breaker-settings" />;
-  const save = (field: "threshold" | "cooldownMs") => (draft: string) => {
+  const save = (field: keyof BreakerSettings) => (draft: string) => {
     const checked = checkBreakerSettingsBody({ [field]: typedNumber(draft) });
     return checked.ok ? intents.setRouteSettings(checked.value) : refused(checked.message);
   };

@@ -28,7 +28,7 @@ export function ShareSwitch({ providerId, shared }: { providerId: string; shared
           aria-disabled={inert || undefined}
           aria-describedby={describedBy}
           data-focus="share"
-          onClick={() => void (inert ? undefined : run(intents.setShared(providerId, !shared)))}
+          onClick={() => void (inert ? undefined : run(intents.configure(providerId, { shared: !shared })))}
         >
           <span className="switch-track" aria-hidden="true">
             <span className="switch-knob" />

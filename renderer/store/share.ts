@@ -2,7 +2,7 @@
 // already held keeps the old object, so components memoised on it do not re-render.
 import type { ConcurrencyStatusEntry, LeasesView, RouteEntry } from "../../shared/types";
 
-function shallowEqual(a: object, b: object, skip?: (key: string) => boolean): boolean {
+export function shallowEqual(a: object, b: object, skip?: (key: string) => boolean): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
