@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { LIMITS } from "../../shared/limits";
 import { checkCooldownMs } from "../../shared/validate";
 import { useIntents } from "../app-context";
-import { formatMs } from "../format";
+import { formatDuration } from "../../shared/duration";
 import { useAction } from "../hooks/use-action";
 import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
@@ -67,7 +67,7 @@ export function CooldownControl({ providerId, cooldownMs }: { providerId: string
           max={sliderMax}
           step={sliderStep}
           aria-label={`Cooldown for ${providerId}`}
-          aria-valuetext={formatMs(shown)}
+          aria-valuetext={formatDuration(shown)}
           value={dragged ?? resting}
           onChange={(event) => setDragged(Number(event.target.value))}
           onPointerUp={() => void commit()}

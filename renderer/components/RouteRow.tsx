@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef } from "react";
 import type { RouteEntry } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
-import { formatRemaining } from "../format";
+import { formatRemaining } from "../../shared/duration";
 import { handOffFocus } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";
