@@ -7,6 +7,12 @@ import { Value } from "@sinclair/typebox/value";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
+/** The checked value, or the refusal's message thrown as the caller's own error (a 400, a usage error, a RangeError). */
+export function validOr<T>(checked: Checked<T>, refuse: (message: string) => Error): T {
+  if (!checked.ok) throw refuse(checked.message);
+  return checked.value;
+}
+
 /** SPEC §3: deeper JSON is refused before anything walks it, so nothing can overflow a stack. */
 export const MAX_JSON_DEPTH = 64;
 
