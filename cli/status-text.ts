@@ -4,7 +4,7 @@ import type { ConcurrencyStatusEntry, ConcurrencyStatusResponse, ProviderConfigV
 import { formatDuration, formatRemaining } from "../shared/duration";
 import { formatTable } from "./table";
 
-export const NO_PROVIDERS = "No providers yet. Add one with: headroom providers add <id> <limit>\n";
+const NO_PROVIDERS = "No providers yet. Add one with: headroom providers add <id> <limit>\n";
 
 function pauseCell(entry: ConcurrencyStatusEntry, now: number): string {
   if (!entry.paused) return "-";

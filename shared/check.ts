@@ -14,7 +14,7 @@ export function validOr<T>(checked: Checked<T>, refuse: (message: string) => Err
 }
 
 /** SPEC §3: deeper JSON is refused before anything walks it, so nothing can overflow a stack. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** The schema option that words what a field allows, e.g. "an integer from 1 to 10000". */
 declare module "@sinclair/typebox" {
@@ -38,7 +38,7 @@ export function shown(value: unknown): string {
 }
 
 /** Depth of nested arrays and objects, measured without recursion; stops counting past `limit`. */
-export function depthExceeds(value: unknown, limit: number): boolean {
+function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [unknown, number];

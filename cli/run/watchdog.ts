@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import type { Socket } from "node:net";
 
 /** How long a command gets between SIGTERM and SIGKILL once its wrapper is gone. */
-export const WATCHDOG_GRACE_MS = 3000;
+const WATCHDOG_GRACE_MS = 3000;
 
 // Plain JavaScript run with `node -e`, so the bundled CLI needs no second file. argv[1] is the
 // command's pid, argv[2] the grace in ms. It ignores the terminal's signals: a Ctrl-C reaches

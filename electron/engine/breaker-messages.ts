@@ -3,7 +3,7 @@
 import { formatDuration } from "../../shared/duration";
 import type { RouteKey } from "../../shared/types";
 
-export const routeName = (r: RouteKey): string => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
+const routeName = (r: RouteKey): string => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
 
 export const routeOpenedMessage = (route: RouteKey, cooldownMs: number, failures: number, reason: string): string => {
   const count = failures === 1 ? "1 failure" : `${failures} consecutive failures`;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorCode } from "../../shared/types";
 import { ServiceError } from "../service/service-error";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 const STATUS_OF: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -18,7 +18,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unavailable: 503,
 };
 
-export function statusOf(code: ErrorCode): number {
+function statusOf(code: ErrorCode): number {
   return STATUS_OF[code];
 }
 

@@ -8,7 +8,7 @@ import type { HeadroomService } from "./headroom-service";
 import { ServiceError } from "./service-error";
 
 /** What an exchange's ending says about the provider's slot and about the route. */
-export interface ExchangeVerdict {
+interface ExchangeVerdict {
   lease: LeaseOutcome;
   retryAfterMs?: number;
   /** "release" hands a probe claim back: the run said nothing about the route. */
@@ -17,7 +17,7 @@ export interface ExchangeVerdict {
 }
 
 /** Aborted when the client goes away; `stop` ends the watching. */
-export interface ClientWatch {
+interface ClientWatch {
   signal: AbortSignal;
   stop(): void;
 }

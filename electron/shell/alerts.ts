@@ -10,7 +10,7 @@ export interface Alert {
   body: string;
 }
 
-export function reductionAlerts(before: ConcurrencyStatusResponse, after: ConcurrencyStatusResponse): Alert[] {
+function reductionAlerts(before: ConcurrencyStatusResponse, after: ConcurrencyStatusResponse): Alert[] {
   const previous = new Map(before.providers.map((entry) => [entry.providerId, entry]));
   const alerts: Alert[] = [];
   for (const entry of after.providers) {
@@ -26,7 +26,7 @@ export function reductionAlerts(before: ConcurrencyStatusResponse, after: Concur
 
 const routeName = (r: RouteEntry) => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
 
-export function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
+function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
   const previous = new Map(before.routes.map((r) => [routeName(r), r.state]));
   const alerts: Alert[] = [];
   for (const route of after.routes) {

@@ -11,7 +11,7 @@ import { Explained } from "./Explained";
 
 const { sliderMax, sliderStep, min, max } = LIMITS.cooldownMs;
 /** Arrow keys save once the user stops pressing them for this long (auto-repeat included). */
-export const KEY_IDLE_MS = 600;
+const KEY_IDLE_MS = 600;
 const STEP_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
 
 export function CooldownControl({ providerId, cooldownMs }: { providerId: string; cooldownMs: number }) {

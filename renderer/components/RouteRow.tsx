@@ -16,7 +16,7 @@ function Remaining({ route }: { route: RouteEntry }) {
   return <>—</>;
 }
 
-export const routeName = ({ targetId, runtimeId, modelId }: RouteEntry) => `${targetId}/${runtimeId}/${modelId}`;
+const routeName = ({ targetId, runtimeId, modelId }: RouteEntry) => `${targetId}/${runtimeId}/${modelId}`;
 
 function ResetButton({ route }: { route: RouteEntry }) {
   const intents = useIntents();
