@@ -7,7 +7,7 @@ import { resolveDataDir } from "../electron/data-folder/data-dir";
 import { UsageError } from "./exit-codes";
 import { nodeHttpFetch } from "./node-http-fetch";
 
-export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORTS.api}`;
+const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORTS.api}`;
 
 export interface Connection {
   client: ApiClient;

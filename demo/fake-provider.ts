@@ -26,7 +26,7 @@ export interface FakeProviderOptions {
 }
 
 /** One scripted answer to the next generation request: a status, optional headers and body. */
-export interface ScriptedAnswer {
+interface ScriptedAnswer {
   status: number;
   headers?: Record<string, string>;
   /** Defaults to the dialect's error body for the status. */
@@ -44,9 +44,9 @@ export interface ScriptedAnswer {
 }
 
 /** A fixed concurrent_sessions, "live" (the real in-flight count), or a broken endpoint. */
-export type UsageMode = number | "live" | "error" | "hang";
+type UsageMode = number | "live" | "error" | "hang";
 
-export interface FakeProviderStats {
+interface FakeProviderStats {
   /** Every request, generation or not. */
   requests: number;
   generations: number;

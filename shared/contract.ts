@@ -10,7 +10,7 @@ import type {
 import type { ConcurrencyStatusResponse, ErrorCode, HistoryEvent, RoutesView } from "./types";
 
 /** Every code a Result can carry: the API's, plus the window's own transport failures. */
-export type ResultCode = ErrorCode | "internal" | "network" | "forbidden_sender";
+type ResultCode = ErrorCode | "internal" | "network" | "forbidden_sender";
 
 /** Errors cross the boundary as data with a message a person can act on, never as thrown objects. */
 export type Result<T> = { ok: true; value: T } | { ok: false; code: ResultCode; message: string };

@@ -127,7 +127,7 @@ export const operations = {
   series: { http: ["GET", "/series"], query: SeriesQuery, returns: returns<SeriesResponse>(), service: "series", window: "series:get" },
 } as const satisfies Record<string, OperationRow>;
 
-export type Operations = typeof operations;
+type Operations = typeof operations;
 export type OperationName = keyof Operations;
 
 type ParamsOf<R> = R extends { params: infer P extends TSchema } ? Static<P> : unknown;
@@ -136,7 +136,7 @@ type BodyOf<R> = R extends { body: infer B extends TSchema } ? Static<B> : unkno
 type Merge<T> = { [K in keyof T]: T[K] };
 
 /** One object: the path parameters, the query and the body together (`{ providerId, limit }`). */
-export type InputOf<N extends OperationName> = Merge<ParamsOf<Operations[N]> & QueryOf<Operations[N]> & BodyOf<Operations[N]>>;
+type InputOf<N extends OperationName> = Merge<ParamsOf<Operations[N]> & QueryOf<Operations[N]> & BodyOf<Operations[N]>>;
 export type ResultOf<N extends OperationName> = Operations[N]["returns"] extends Returns<infer T> ? T : never;
 
 /** Arguments of a call: none when the operation takes no input. */

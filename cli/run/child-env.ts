@@ -14,7 +14,7 @@ function sameProxy(a: URL, b: URL): boolean {
 }
 
 /** `…/<id>/v1` → `…/<id>/_lease/<leaseId>/v1`, or undefined when `value` is not the proxy's URL for the provider. */
-export function scopeToLease(value: string, proxyUrl: string, providerId: string, leaseId: string): string | undefined {
+function scopeToLease(value: string, proxyUrl: string, providerId: string, leaseId: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);

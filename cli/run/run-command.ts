@@ -4,7 +4,7 @@ import { isatty } from "node:tty";
 import type { ApiClient } from "../../shared/api-client";
 import type { Admission } from "../../shared/types";
 import type { Command } from "../command";
-import { formatDuration } from "../duration";
+import { formatDuration } from "../../shared/duration";
 import { startChild, type RunningChild } from "./child";
 import { childEnv } from "./child-env";
 import { startHeartbeat } from "./heartbeat";

@@ -1,12 +1,13 @@
 // A provider's limit and its adaptive headroom (SPEC §1): a 429 lowers the limit by one,
 // one-way, remembering the original; a limit set by hand wipes the slate.
+import { validOr } from "../../shared/check";
 import { type Checked, checkLimit } from "../../shared/validate";
 import type { PoolConfig } from "./pool-types";
 import { reductionNotice } from "./pool-messages";
 
-export function valid(check: Checked<number>): number {
-  if (!check.ok) throw new RangeError(check.message);
-  return check.value;
+/** A config the engine is handed was checked already: one that is not is a programming error. */
+export function valid(checked: Checked<number>): number {
+  return validOr(checked, (message) => new RangeError(message));
 }
 
 export class AdaptiveLimit {

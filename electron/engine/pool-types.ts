@@ -58,7 +58,7 @@ export interface Lease {
   expiresAt?: number;
 }
 
-export type AcquireFailure =
+type AcquireFailure =
   | { kind: "timeout" }
   | { kind: "aborted" }
   | { kind: "removed" }; // the provider was deleted while waiting

@@ -3,16 +3,9 @@
 // FIFO slot, route claim). Either way it ends through one `finish` or `cancel`.
 import { randomUUID } from "node:crypto";
 import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
-import { openExchange, type ExchangeVerdict } from "../service/exchange-gate";
+import { endOnce, openExchange, type ExchangeEnd } from "../service/exchange-gate";
 import type { HeadroomService } from "../service/headroom-service";
 import { startRide } from "./lease-ride";
-
-export interface ExchangeEnd {
-  /** The exchange ran and ended: settle the slot (or the ride) and the route, once. */
-  finish(verdict: ExchangeVerdict): void;
-  /** Nothing reached the upstream: the slot returns at once and the route claim goes back. */
-  cancel(): void;
-}
 
 export type GateStart =
   | { kind: "admitted"; end: ExchangeEnd }
@@ -57,12 +50,15 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     ride.end();
     return { kind: "refused", route, block: admitted.block };
   }
-  let settled = false;
-  const settle = (verdict: ExchangeVerdict | undefined) => {
-    if (settled) return;
-    settled = true;
-    ride.end(verdict?.lease === "rate_limited" ? verdict : undefined);
-    service.settleRoute(run, verdict ?? { route: "release" });
-  };
-  return { kind: "admitted", end: { finish: settle, cancel: () => settle(undefined) } };
+  const end = endOnce({
+    finish: (verdict) => {
+      ride.end(verdict.lease === "rate_limited" ? verdict : undefined);
+      service.settleRoute(run, verdict);
+    },
+    cancel: () => {
+      ride.end();
+      service.settleRoute(run, { route: "release" });
+    },
+  });
+  return { kind: "admitted", end };
 }

@@ -6,10 +6,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteKey, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
+import type { ExchangeEnd } from "../service/exchange-gate";
 import { ServiceError } from "../service/service-error";
 import { forward, type Upstreams } from "./forward";
 import { agentOf } from "./forward-headers";
-import { openGate, type ExchangeEnd, type GateStart } from "./gate-start";
+import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { ClientGone, modelOf, readBoundedBody, tooLargeError } from "./request-body";
 import { StreamErrorScanner } from "./stream-errors";

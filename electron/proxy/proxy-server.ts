@@ -16,7 +16,7 @@ import { noteUpstreamLimits } from "./upstream-limits-note";
 import { createWebSocketGate, DEFAULT_WEBSOCKET_IDLE_MS } from "./websocket-gate";
 
 /** SPEC §1 `responseTimeoutMs` default: the proxy notices a hang before the SDKs' own 600 s. */
-export const DEFAULT_UPSTREAM_IDLE_MS = 300_000;
+const DEFAULT_UPSTREAM_IDLE_MS = 300_000;
 /** After this, close() stops waiting for exchanges to settle (their sockets are already cut). */
 const CLOSE_GRACE_MS = 2_000;
 

@@ -3,7 +3,7 @@
 // `response.failed`. The scanner reads the stream line by line as it passes, keeping only the
 // unfinished line (capped), so it never holds the stream and splits across chunks cost nothing.
 
-export type StreamErrorKind = "rate_limited" | "server" | "other";
+type StreamErrorKind = "rate_limited" | "server" | "other";
 
 export interface StreamError {
   kind: StreamErrorKind;
@@ -16,7 +16,7 @@ const MAX_LINE = 64 * 1024;
 const RATE_LIMIT_TYPES = new Set(["rate_limit_error", "rate_limit_exceeded", "rate_limited"]);
 const SERVER_TYPE = /overloaded|server|internal|unavailable|timeout|api_error/i;
 
-export function classifyStreamError(type: string): StreamErrorKind {
+function classifyStreamError(type: string): StreamErrorKind {
   if (RATE_LIMIT_TYPES.has(type)) return "rate_limited";
   return SERVER_TYPE.test(type) ? "server" : "other";
 }

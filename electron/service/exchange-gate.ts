@@ -8,7 +8,7 @@ import type { HeadroomService } from "./headroom-service";
 import { ServiceError } from "./service-error";
 
 /** What an exchange's ending says about the provider's slot and about the route. */
-export interface ExchangeVerdict {
+interface ExchangeVerdict {
   lease: LeaseOutcome;
   retryAfterMs?: number;
   /** "release" hands a probe claim back: the run said nothing about the route. */
@@ -17,7 +17,7 @@ export interface ExchangeVerdict {
 }
 
 /** Aborted when the client goes away; `stop` ends the watching. */
-export interface ClientWatch {
+interface ClientWatch {
   signal: AbortSignal;
   stop(): void;
 }
@@ -34,13 +34,27 @@ export interface ExchangeRequest {
   watchClient: () => ClientWatch;
 }
 
-export interface AdmittedExchange {
-  readonly leaseId: string;
-  readonly route: RouteKey;
-  /** The exchange ran and ended: release the slot and report the route, once. */
+export interface ExchangeEnd {
+  /** The exchange ran and ended: settle the slot (or the ride) and the route. */
   finish(verdict: ExchangeVerdict): void;
   /** Nothing reached the upstream: the slot returns at once (no cooldown) and the claim goes back. */
   cancel(): void;
+}
+
+export interface AdmittedExchange extends ExchangeEnd {
+  readonly leaseId: string;
+  readonly route: RouteKey;
+}
+
+/** An exchange ends once: whichever of finish and cancel comes first settles it, the other does nothing. */
+export function endOnce(end: ExchangeEnd): ExchangeEnd {
+  let settled = false;
+  const once = (settle: () => void) => {
+    if (settled) return;
+    settled = true;
+    settle();
+  };
+  return { finish: (verdict) => once(() => end.finish(verdict)), cancel: () => once(() => end.cancel()) };
 }
 
 export type ExchangeStart =
@@ -78,29 +92,17 @@ export async function openExchange(
     return { kind: "refused", route, block: admitted.block };
   }
 
-  let settled = false;
-  const once = (settle: () => void) => {
-    if (settled) return;
-    settled = true;
-    settle();
-  };
-  return {
-    kind: "admitted",
-    exchange: {
-      leaseId,
-      route,
-      finish: (verdict) =>
-        once(() => {
-          releaseLease(service, leaseId, verdict);
-          service.settleRoute(run, verdict);
-        }),
-      cancel: () =>
-        once(() => {
-          service.undelivered(leaseId);
-          service.settleRoute(run, { route: "release" });
-        }),
+  const end = endOnce({
+    finish: (verdict) => {
+      releaseLease(service, leaseId, verdict);
+      service.settleRoute(run, verdict);
     },
-  };
+    cancel: () => {
+      service.undelivered(leaseId);
+      service.settleRoute(run, { route: "release" });
+    },
+  });
+  return { kind: "admitted", exchange: { leaseId, route, ...end } };
 }
 
 /** The slot's lease id, or undefined when the client left while it queued. */

@@ -2,6 +2,7 @@
 // breaker just opened. Found by comparing consecutive pushed snapshots, so nothing already
 // true when the app started (or re-opening after a failed probe) raises one again.
 import type { Delivery } from "../service/snapshot-feed";
+import { formatRemaining } from "../../shared/duration";
 import type { ConcurrencyStatusResponse, RouteEntry, RoutesView } from "../../shared/types";
 
 export interface Alert {
@@ -9,7 +10,7 @@ export interface Alert {
   body: string;
 }
 
-export function reductionAlerts(before: ConcurrencyStatusResponse, after: ConcurrencyStatusResponse): Alert[] {
+function reductionAlerts(before: ConcurrencyStatusResponse, after: ConcurrencyStatusResponse): Alert[] {
   const previous = new Map(before.providers.map((entry) => [entry.providerId, entry]));
   const alerts: Alert[] = [];
   for (const entry of after.providers) {
@@ -25,16 +26,15 @@ export function reductionAlerts(before: ConcurrencyStatusResponse, after: Concur
 
 const routeName = (r: RouteEntry) => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
 
-export function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
+function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
   const previous = new Map(before.routes.map((r) => [routeName(r), r.state]));
   const alerts: Alert[] = [];
   for (const route of after.routes) {
     const was = previous.get(routeName(route)) ?? "closed";
     if (route.state !== "open" || was !== "closed") continue;
-    const seconds = Math.ceil(route.remainingMs / 1000);
     alerts.push({
       title: `Route opened: ${routeName(route)}`,
-      body: `${route.reason || "It kept failing"}. New runs are refused for ${seconds} s, then one probe is let through.`,
+      body: `${route.reason || "It kept failing"}. New runs are refused for ${formatRemaining(route.remainingMs)}, then one probe is let through.`,
     });
   }
   return alerts;

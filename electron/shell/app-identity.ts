@@ -8,7 +8,7 @@ import { APP_FOLDER_NAME, resolveDataDir } from "../data-folder/data-dir";
 import { parsePort } from "../host/ports";
 
 /** Also electron-builder.yml's appId; Windows shows notifications only for a known id. */
-export const APP_ID = "dev.headroom.app";
+const APP_ID = "dev.headroom.app";
 
 export function pinIdentity(app: Pick<App, "setName" | "setPath" | "setAppUserModelId">, env: NodeJS.ProcessEnv): string {
   const dataDir = resolveDataDir(undefined, env);

@@ -3,7 +3,7 @@ import { LIMITS } from "../../shared/limits";
 import type { BreakerSettings } from "../../shared/types";
 import { checkBreakerSettingsBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
-import { formatMs } from "../format";
+import { formatDuration } from "../../shared/duration";
 import { sortedRouteKeys } from "../store/attention";
 import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
@@ -46,7 +46,7 @@ function BreakerSettingsForm() {
         inputProps={{ className: "narrow" }}
         onCommit={save("cooldownMs")}
       />
-      <span className="muted setting-reading">{settings.cooldownMs === 0 ? "breaker off" : `= ${formatMs(settings.cooldownMs)}`}</span>
+      <span className="muted setting-reading">{settings.cooldownMs === 0 ? "breaker off" : `= ${formatDuration(settings.cooldownMs)}`}</span>
     </div>
   );
 }

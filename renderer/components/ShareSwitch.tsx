@@ -5,7 +5,7 @@ import { useId } from "react";
 import { useHeadroom, useIntents } from "../app-context";
 import { useAction } from "../hooks/use-action";
 
-export const NO_REDIS = "Start Headroom with HEADROOM_REDIS_URL to share providers across machines.";
+const NO_REDIS = "Start Headroom with HEADROOM_REDIS_URL to share providers across machines.";
 
 export function ShareSwitch({ providerId, shared }: { providerId: string; shared: boolean }) {
   const intents = useIntents();

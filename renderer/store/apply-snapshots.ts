@@ -84,7 +84,7 @@ export function applyHistory(state: HeadroomState, events: readonly HistoryEvent
 }
 
 /** The history keeps what GET /history keeps: the newest 500. */
-export const HISTORY_SIZE = 500;
+const HISTORY_SIZE = 500;
 
 /**
  * New events (newest first) go on top. An event already shown is skipped: in the Electron
