@@ -35,7 +35,7 @@ export type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown
 export const integer = (range: { min: number; max: number }) =>
   Type.Integer({ minimum: range.min, maximum: range.max, allowed: `an integer from ${range.min} to ${range.max}` });
 
-export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   Type.Union(
     values.map((value) => Type.Literal(value)),
     { allowed: `one of ${values.join(", ")}` },
@@ -73,8 +73,8 @@ export const BreakerCooldownMs = integer(LIMITS.breakerCooldownMs);
 export const Timestamp = Type.Number({ minimum: 0, allowed: "a time in epoch milliseconds" });
 export const Flag = Type.Boolean({ allowed: "true or false" });
 
-export const LEASE_OUTCOMES = ["success", "failure", "rate_limited", "abandoned"] as const;
-export const ROUTE_OUTCOMES = ["success", "failure", "neutral"] as const;
+const LEASE_OUTCOMES = ["success", "failure", "rate_limited", "abandoned"] as const;
+const ROUTE_OUTCOMES = ["success", "failure", "neutral"] as const;
 export const LeaseOutcome = oneOf(LEASE_OUTCOMES);
 export const RouteOutcome = oneOf(ROUTE_OUTCOMES);
 export type LeaseOutcome = Static<typeof LeaseOutcome>;

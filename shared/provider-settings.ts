@@ -71,7 +71,7 @@ type Stored = Static<typeof ProviderSettings>;
 /** After defaults are filled, every defaulted field is present. */
 export type ProviderSettings = Stored & Required<Pick<Stored, DefaultedKeys<Fields>>>;
 
-export type PoolKey = keyof typeof POOL_FIELDS;
+type PoolKey = keyof typeof POOL_FIELDS;
 /** What the engine's pool is built from and answers with `config()`. */
 export type PoolConfig = Pick<ProviderSettings, PoolKey>;
 /** What the service keeps beside the pool, as stored: a field at its implied value is absent. */

@@ -123,10 +123,6 @@ export type ErrorCode =
   | "not_found"
   | "method_not_allowed";
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string };
-}
-
 /** One provider's samples in `GET /series` (SPEC §4): parallel arrays, oldest first. */
 export interface ProviderSeries {
   at: number[];

@@ -15,7 +15,7 @@ import {
 } from "../../shared/schemas";
 
 export { CURRENT_SCHEMA_VERSION } from "../../shared/schemas";
-export type { ProviderSettings, SettingsData, StoredLease } from "../../shared/schemas";
+export type { SettingsData, StoredLease } from "../../shared/schemas";
 
 export const DEFAULT_ROUTES: Readonly<BreakerSettings> = Object.freeze(Value.Default(BreakerSettings, {}) as BreakerSettings);
 

@@ -5,7 +5,7 @@ import type { BreakerSettings } from "../../shared/types";
 import { list, parseJson } from "./pool-protocol";
 
 /** What every operation starts with: ARGV[1..3]. */
-export const BREAKER_COMMON_ARGS = ["op", "prefix", "now"] as const;
+const BREAKER_COMMON_ARGS = ["op", "prefix", "now"] as const;
 
 /** Each operation's own arguments, in order; settings (seed, setSettings) follow as field/value pairs. */
 export const BREAKER_ARGS = {

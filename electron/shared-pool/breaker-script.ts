@@ -16,7 +16,7 @@ import { LIMITS } from "../../shared/limits";
 import { BREAKER_ARGS } from "./breaker-protocol";
 
 /** A probe that neither reports nor is released is forgotten after this long at least (as locally). */
-export const MIN_PROBE_TTL_MS = 60_000;
+const MIN_PROBE_TTL_MS = 60_000;
 
 const NAMES_LUA = `{${Object.entries(BREAKER_ARGS)
   .map(([op, names]) => `${op} = {${names.map((name) => `'${name}'`).join(", ")}}`)

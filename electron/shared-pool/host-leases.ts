@@ -4,7 +4,7 @@ import type { Lease, PersistedLease } from "../engine/pool-types";
 import type { LeaseArg } from "./pool-protocol";
 
 /** The script's answers to `adopt` for a lease another host holds, and for one that had expired. */
-export const HELD_ELSEWHERE = -2;
+const HELD_ELSEWHERE = -2;
 export const EXPIRED = -3;
 
 /** A lease's ttl for heartbeats: its own, else its original span (as the local pool restores it). */

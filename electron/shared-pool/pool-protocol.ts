@@ -95,7 +95,7 @@ export interface StatusResult {
   version: number;
 }
 
-export interface HeldRow {
+interface HeldRow {
   leaseId: string;
   admittedAt: number;
   expiresAt?: number;
@@ -103,7 +103,7 @@ export interface HeldRow {
   agentId?: string;
 }
 
-export interface WaiterRow {
+interface WaiterRow {
   waiterId: string;
   enqueuedAt: number;
   host: string;

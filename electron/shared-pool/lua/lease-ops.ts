@@ -3,7 +3,7 @@
 // Uses the prelude's, slots.ts's and rate-limits.ts's locals.
 
 /** How long a release's answer is kept for a resend of the same request (SPEC §7: nothing acknowledged twice). */
-export const RELEASE_MEMORY_MS = 600_000;
+const RELEASE_MEMORY_MS = 600_000;
 
 export const LEASE_OPS_LUA = String.raw`
 local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
