@@ -12,6 +12,7 @@ export type ProxyErrorCode =
   | "unknown_provider"
   | "no_upstream"
   | "payload_too_large"
+  | "request_timeout"
   | "route_open"
   | "route_probing"
   | "unavailable"
@@ -31,6 +32,7 @@ const ANTHROPIC_TYPE: Record<number, string> = {
   400: "invalid_request_error",
   403: "permission_error",
   404: "not_found_error",
+  408: "timeout_error",
   413: "request_too_large",
   504: "timeout_error",
   503: "overloaded_error",
