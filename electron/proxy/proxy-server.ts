@@ -129,6 +129,17 @@ function admissible(
     });
     return undefined;
   }
+  // Every cross-site <img>, <script>, form and no-cors fetch carries it, without an Origin on
+  // a GET; agents and SDKs send none (Node's fetch sends only Sec-Fetch-Mode).
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "none") {
+    refuse(flavor, {
+      status: 403,
+      code: "forbidden_origin",
+      message: `requests a browser marks as coming from a web page (Sec-Fetch-Site: ${site === "same-origin" || site === "same-site" || site === "cross-site" ? site : "…"}) are refused by the proxy.`,
+    });
+    return undefined;
+  }
   if (parsed && "refused" in parsed) {
     refuse(flavor, { status: 400, code: "invalid_input", message: parsed.refused });
     return undefined;

@@ -1,7 +1,9 @@
-// SPEC §6 "Bounded whatever clients send", "Refusals reach the client": slow and oversized
-// bodies are answered so the client reads the answer.
+// SPEC §6 "Bounded whatever clients send", "Refusals reach the client", "Browsers cannot
+// drive the proxy": slow and oversized bodies are answered so the client reads the answer,
+// and a request a browser marks as cross-site never reaches the upstream.
 import { request, type IncomingMessage } from "node:http";
 import { afterEach, expect, test } from "vitest";
+import { rawRequest } from "../support/test-host";
 import { post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 
 let h: ProxyHarness | undefined;
@@ -95,4 +97,18 @@ test("a gated body that has not arrived within the body timeout is answered 408 
   }
   expect(h.fake.stats.generations).toBe(0);
   expect((await post(`${h.base}/v1/messages`, { model: "m" })).status).toBe(200);
+});
+
+test("a request with Sec-Fetch-Site other than none is refused 403 on every path; none and Sec-Fetch-Mode alone pass", async () => {
+  h = await startProxyHarness();
+  for (const site of ["cross-site", "same-site", "same-origin"]) {
+    const image = await rawRequest(h.proxyUrl, { path: "/anthropic/v1/models", headers: { "sec-fetch-site": site, "sec-fetch-mode": "no-cors" } });
+    expect(image.status).toBe(403);
+    expect(image.headers["x-headroom-error"]).toBe("forbidden_origin");
+    const form = await rawRequest(h.proxyUrl, { method: "POST", path: "/anthropic/v1/messages", headers: { "sec-fetch-site": site }, body: '{"model":"m"}' });
+    expect(form.status).toBe(403);
+  }
+  expect(h.fake.stats.requests).toBe(0);
+  expect((await rawRequest(h.proxyUrl, { path: "/anthropic/v1/models", headers: { "sec-fetch-site": "none" } })).status).toBe(200);
+  expect((await post(`${h.base}/v1/messages`, { model: "m" }, { "sec-fetch-mode": "cors" })).status).toBe(200);
 });
