@@ -56,7 +56,12 @@ export interface ProxyError {
 }
 
 export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): void {
-  if (res.headersSent || res.destroyed) return;
+  if (writeProxyError(res, flavor, error)) res.end();
+}
+
+/** The whole answer, without ending the response (so the connection stays open); false if it cannot be sent. */
+export function writeProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): boolean {
+  if (res.headersSent || res.destroyed) return false;
   const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`));
   res.writeHead(error.status, {
     "content-type": "application/json",
@@ -65,5 +70,6 @@ export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: 
     "x-headroom-error": error.code,
     ...(error.retryAfterS === undefined ? {} : { "retry-after": String(error.retryAfterS) }),
   });
-  res.end(text);
+  res.write(text);
+  return true;
 }

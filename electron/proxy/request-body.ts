@@ -2,7 +2,7 @@
 // and nothing may reach the provider before a slot is held. SPEC §6 "Bounded whatever
 // clients send": what is held while requests wait has a ceiling, and so has the wait for it.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
+import { sendProxyError, writeProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 
 export const MAX_PROXY_BODY_BYTES = 32 * 1024 * 1024;
 /** All bodies held for requests that wait for a slot, together. */
@@ -116,25 +116,33 @@ export function readGatedBody(req: IncomingMessage, budget: BodyBudget, timeoutM
 }
 
 /**
- * Answers a request whose body the proxy will not take. With `drain`, what is left of the
- * body is read and dropped first (up to a bound and `timeoutMs`), so a client still writing
- * reads the answer instead of a reset; a connection answered before its body ended is closed.
+ * Answers a request whose body the proxy will not take. With `drain`, the answer goes out at
+ * once but the response ends only after the rest of the body has been read and dropped (up
+ * to a bound and `timeoutMs`, then the connection is closed), so a client still writing
+ * reads the answer instead of a reset, and one that waits for it before sending gets it.
  */
 export function refuseBody(req: IncomingMessage, res: ServerResponse, flavor: ErrorFlavor, refusal: { error: ProxyError; drain: boolean }, timeoutMs: number): void {
-  const answer = () => {
-    clearTimeout(timer);
-    req.off("data", onData).off("end", answer);
+  if (!refusal.drain || req.complete) {
     if (!req.complete) res.shouldKeepAlive = false;
-    sendProxyError(res, flavor, refusal.error);
-  };
+    return sendProxyError(res, flavor, refusal.error);
+  }
+  if (!writeProxyError(res, flavor, refusal.error)) return;
+  const { socket } = req;
   let drained = 0;
+  const finish = (cut: boolean) => {
+    clearTimeout(timer);
+    req.off("data", onData).off("end", ended);
+    res.end(() => {
+      if (cut) socket.destroy();
+    });
+  };
+  const ended = () => finish(false);
   const onData = (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > MAX_DRAINED_BYTES) answer();
+    if (drained > MAX_DRAINED_BYTES) finish(true);
   };
-  const timer = setTimeout(answer, timeoutMs);
-  if (!refusal.drain || req.complete) return answer();
-  req.on("data", onData).on("end", answer);
+  const timer = setTimeout(() => finish(true), timeoutMs);
+  req.on("data", onData).on("end", ended);
   req.resume();
 }
 
