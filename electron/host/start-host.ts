@@ -34,6 +34,8 @@ export interface HostOptions {
   proxyUpstreamIdleMs?: number;
   /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
   proxyWebSocketIdleMs?: number;
+  /** How long a gated request body may take to arrive before a 408 (default 60 s; tests shorten it). */
+  proxyBodyTimeoutMs?: number;
   /** SPEC §7: share providers on this Redis; `--redis` flags, else HEADROOM_REDIS_URL and friends. */
   redis?: Partial<RedisOptions>;
 }
@@ -99,6 +101,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         ...(log ? { log: (message: string) => log(message) } : {}),
         ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
         ...(options.proxyWebSocketIdleMs === undefined ? {} : { webSocketIdleMs: options.proxyWebSocketIdleMs }),
+        ...(options.proxyBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.proxyBodyTimeoutMs }),
       });
       proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }

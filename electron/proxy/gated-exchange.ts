@@ -12,7 +12,7 @@ import { forward, type Upstreams } from "./forward";
 import { agentOf } from "./forward-headers";
 import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
-import { ClientGone, modelOf, readBoundedBody, tooLargeError } from "./request-body";
+import { modelOf, readGatedBody, refuseBody, type BodyBudget } from "./request-body";
 import { StreamErrorScanner } from "./stream-errors";
 import { noteUpstreamLimits } from "./upstream-limits-note";
 import { verdictOf } from "./upstream-verdict";
@@ -30,6 +30,9 @@ export interface GatedInput {
   timeoutMs: number;
   /** A lease this request asks to ride on (path scope or x-headroom-lease). */
   rideOn?: string;
+  /** Shared by every gated request of this proxy: what their bodies may hold while they wait. */
+  bodies: BodyBudget;
+  bodyTimeoutMs: number;
 }
 
 const routeName = (route: RouteKey) => `${route.targetId} / ${route.runtimeId} / ${route.modelId}`;
@@ -57,14 +60,10 @@ function refuseRoute(input: GatedInput, route: RouteKey, block: RouteRefusal): v
 /** Resolves once the exchange is over and its slot and route claim are settled. */
 export async function gatedExchange(input: GatedInput): Promise<void> {
   const { service, req, res, providerId } = input;
-  let body: Buffer | "too_large";
-  try {
-    body = await readBoundedBody(req);
-  } catch (error) {
-    if (error instanceof ClientGone) return;
-    throw error;
-  }
-  if (body === "too_large") return sendProxyError(res, input.flavor, tooLargeError());
+  const read = await readGatedBody(req, input.bodies, input.bodyTimeoutMs);
+  if (read.kind === "gone") return;
+  if (read.kind === "refused") return refuseBody(req, res, input.flavor, read, input.bodyTimeoutMs);
+  const { body } = read;
 
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
   // Watched only once it queues: most requests find a slot free, and an AbortController per
@@ -87,6 +86,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
     });
   } catch (error) {
+    read.release();
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
       return;
@@ -97,6 +97,8 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     }
     throw error;
   }
+  // Admitted, the body is on its way to the upstream: the slots bound it from here on.
+  read.release();
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();

@@ -12,6 +12,7 @@ export type ProxyErrorCode =
   | "unknown_provider"
   | "no_upstream"
   | "payload_too_large"
+  | "request_timeout"
   | "route_open"
   | "route_probing"
   | "unavailable"
@@ -31,6 +32,7 @@ const ANTHROPIC_TYPE: Record<number, string> = {
   400: "invalid_request_error",
   403: "permission_error",
   404: "not_found_error",
+  408: "timeout_error",
   413: "request_too_large",
   504: "timeout_error",
   503: "overloaded_error",
@@ -54,7 +56,12 @@ export interface ProxyError {
 }
 
 export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): void {
-  if (res.headersSent || res.destroyed) return;
+  if (writeProxyError(res, flavor, error)) res.end();
+}
+
+/** The whole answer, without ending the response (so the connection stays open); false if it cannot be sent. */
+export function writeProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): boolean {
+  if (res.headersSent || res.destroyed) return false;
   const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`));
   res.writeHead(error.status, {
     "content-type": "application/json",
@@ -63,5 +70,6 @@ export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: 
     "x-headroom-error": error.code,
     ...(error.retryAfterS === undefined ? {} : { "retry-after": String(error.retryAfterS) }),
   });
-  res.end(text);
+  res.write(text);
+  return true;
 }

@@ -12,6 +12,7 @@ import type { Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { verdictOf, type Verdict } from "./upstream-verdict";
+import { relayMessages } from "./websocket-relay";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
 /** An upstream's refusal of the upgrade is passed on; its body is an error message, never large. */
@@ -205,18 +206,14 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
             else if (code === 1005) other.close(1000);
             else other.terminate();
           };
-          client.on("message", (data, isBinary) => {
-            idle.refresh();
-            upstream.send(data, { binary: isBinary });
-          });
-          upstream.on("message", (data, isBinary) => {
+          relayMessages(client, upstream, () => idle.refresh());
+          relayMessages(upstream, client, (data, isBinary) => {
             idle.refresh();
             const error = errorStatusOf(data, isBinary);
             if (error && !errorVerdict) {
               const verdict = verdictOf({ kind: "completed", status: error.status, headers: error.headers }, service.clock.now());
               if (verdict.lease !== "success") errorVerdict = verdict;
             }
-            client.send(data, { binary: isBinary });
           });
           client.on("close", (code, reason) => {
             clearTimeout(idle);
