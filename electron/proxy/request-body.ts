@@ -6,7 +6,7 @@ import { sendProxyError, writeProxyError, type ErrorFlavor, type ProxyError } fr
 
 export const MAX_PROXY_BODY_BYTES = 32 * 1024 * 1024;
 /** All bodies held for requests that wait for a slot, together. */
-export const MAX_HELD_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_HELD_BODY_BYTES = 64 * 1024 * 1024;
 /** A gated body must have arrived whole this long after the proxy started reading it. */
 export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** A refused body is read and dropped up to this much, so the client reads the answer, not a reset. */

@@ -4,7 +4,7 @@
 import type WebSocket from "ws";
 import type { RawData } from "ws";
 
-export const MAX_UNSENT_BYTES = 1024 * 1024;
+const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** Sends what `from` receives on to `to`; `seen` looks at each message first. */
 export function relayMessages(from: WebSocket, to: WebSocket, seen: (data: RawData, isBinary: boolean) => void): void {

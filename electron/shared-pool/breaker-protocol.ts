@@ -4,10 +4,7 @@
 import type { BreakerSettings } from "../../shared/types";
 import { list, parseJson } from "./pool-protocol";
 
-/** What every operation starts with: ARGV[1..3]. */
-const BREAKER_COMMON_ARGS = ["op", "prefix", "now"] as const;
-
-/** Each operation's own arguments, in order; settings (seed, setSettings) follow as field/value pairs. */
+/** Each operation's own arguments, in order, after ARGV[1..3] (the operation, the key prefix, the host's time); settings (seed, setSettings) follow as field/value pairs. */
 export const BREAKER_ARGS = {
   seed: [],
   admit: ["routeId", "runId"],

@@ -23,7 +23,7 @@ const NAMES_LUA = `{${Object.entries(BREAKER_ARGS)
   .join(", ")}}`;
 
 export const BREAKER_SCRIPT = String.raw`
--- BREAKER_COMMON_ARGS: the operation, the key prefix, the host's time.
+-- Every operation starts with the operation, the key prefix and the host's time.
 local op, P, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
 -- The operation's own arguments by name; settings (seed, setSettings) follow as field/value pairs.
 local NAMES = ${NAMES_LUA}
