@@ -10,6 +10,8 @@ import { startRide } from "./lease-ride";
 export interface ExchangeEnd {
   /** The exchange ran and ended: settle the slot (or the ride) and the route, once. */
   finish(verdict: ExchangeVerdict): void;
+  /** An in-band error's outcome, now; the later `finish` or `cancel` then adds none (SPEC §6). */
+  applyNow(verdict: ExchangeVerdict): void;
   /** Nothing reached the upstream: the slot returns at once and the route claim goes back. */
   cancel(): void;
 }
@@ -58,11 +60,19 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     return { kind: "refused", route, block: admitted.block };
   }
   let settled = false;
+  let applied = false;
   const settle = (verdict: ExchangeVerdict | undefined) => {
     if (settled) return;
     settled = true;
+    if (applied) return ride.end();
     ride.end(verdict?.lease === "rate_limited" ? verdict : undefined);
     service.settleRoute(run, verdict ?? { route: "release" });
   };
-  return { kind: "admitted", end: { finish: settle, cancel: () => settle(undefined) } };
+  const applyNow = (verdict: ExchangeVerdict) => {
+    if (settled || applied) return;
+    applied = true;
+    if (verdict.lease === "rate_limited") ride.rateLimited(verdict.retryAfterMs);
+    service.settleRoute(run, verdict);
+  };
+  return { kind: "admitted", end: { finish: settle, applyNow, cancel: () => settle(undefined) } };
 }

@@ -39,6 +39,12 @@ export interface AdmittedExchange {
   readonly route: RouteKey;
   /** The exchange ran and ended: release the slot and report the route, once. */
   finish(verdict: ExchangeVerdict): void;
+  /**
+   * An error arrived in-band (SPEC §6 "In-band errors act when they arrive"): its outcome
+   * counts now (a 429 pauses the provider, a server error fails the route) while the
+   * exchange keeps its slot; the later `finish` adds no second outcome (released `abandoned`).
+   */
+  applyNow(verdict: ExchangeVerdict): void;
   /** Nothing reached the upstream: the slot returns at once (no cooldown) and the claim goes back. */
   cancel(): void;
 }
@@ -79,6 +85,7 @@ export async function openExchange(
   }
 
   let settled = false;
+  let applied = false;
   const once = (settle: () => void) => {
     if (settled) return;
     settled = true;
@@ -89,15 +96,22 @@ export async function openExchange(
     exchange: {
       leaseId,
       route,
+      applyNow: (verdict) => {
+        if (settled || applied) return;
+        applied = true;
+        if (verdict.lease === "rate_limited") service.rideRateLimited(leaseId, verdict.retryAfterMs);
+        service.settleRoute(run, verdict);
+      },
       finish: (verdict) =>
         once(() => {
+          if (applied) return releaseLease(service, leaseId, { lease: "abandoned", route: "release" });
           releaseLease(service, leaseId, verdict);
           service.settleRoute(run, verdict);
         }),
       cancel: () =>
         once(() => {
           service.undelivered(leaseId);
-          service.settleRoute(run, { route: "release" });
+          if (!applied) service.settleRoute(run, { route: "release" });
         }),
     },
   };
