@@ -59,6 +59,11 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
       ride.end();
       service.settleRoute(run, { route: "release" });
     },
+    applyNow: (verdict) => {
+      if (verdict.lease === "rate_limited") ride.rateLimited(verdict.retryAfterMs);
+      service.settleRoute(run, verdict);
+    },
+    releaseAfterApplied: () => ride.end(),
   });
   return { kind: "admitted", end };
 }

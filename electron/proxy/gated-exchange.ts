@@ -15,7 +15,8 @@ import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { modelOf, readGatedBody, refuseBody, type BodyBudget } from "./request-body";
 import { StreamErrorScanner } from "./stream-errors";
 import { noteUpstreamLimits } from "./upstream-limits-note";
-import { verdictOf } from "./upstream-verdict";
+import { ErrorAnswer } from "./error-answer";
+import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -33,6 +34,8 @@ export interface GatedInput {
   /** Shared by every gated request of this proxy: what their bodies may hold while they wait. */
   bodies: BodyBudget;
   bodyTimeoutMs: number;
+  /** The model the path names (Gemini's); else the body's `model` is the route's. */
+  pathModel?: string;
 }
 
 const routeName = (route: RouteKey) => `${route.targetId} / ${route.runtimeId} / ${route.modelId}`;
@@ -80,7 +83,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     const agentId = agentOf(req);
     start = await openGate(service, {
       providerId,
-      modelId: modelOf(body),
+      modelId: input.pathModel ?? modelOf(body),
       ...(agentId === undefined ? {} : { agentId }),
       leaving,
       ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
@@ -109,20 +112,26 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
   const { service, providerId } = input;
   const scanner = new StreamErrorScanner();
   let scanning = false;
+  let errorAnswer: ErrorAnswer | undefined;
   const observe = {
     head(incoming: IncomingMessage) {
       noteUpstreamLimits(service, providerId, incoming);
       const status = incoming.statusCode ?? 0;
       scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
+      if (status === 429) errorAnswer = new ErrorAnswer(incoming.headers["content-encoding"]);
     },
     chunk(chunk: Buffer) {
-      if (scanning) scanner.feed(chunk);
+      errorAnswer?.add(chunk);
+      if (!scanning || scanner.error) return;
+      scanner.feed(chunk);
+      // In-band: it counts the moment it passes, and the stream's end adds nothing more.
+      if (scanner.error) end.applyNow(streamErrorVerdict(scanner.error));
     },
   };
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
-        end.finish(verdictOf(ending, service.clock.now(), scanner.error));
+        end.finish(verdictOf(ending, service.clock.now(), scanner.error, errorAnswer?.text()));
         resolve();
       });
     } catch (error) {

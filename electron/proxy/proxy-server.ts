@@ -9,7 +9,7 @@ import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
 import { hopsOf, LEASE_HEADER } from "./forward-headers";
 import { gatedExchange } from "./gated-exchange";
-import { flavorOf, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
+import { flavorOf, flavorOfRawUrl, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { isGatedUpgrade, isGeneration, parseProxyPath, upstreamUrl, type ProxyTarget } from "./proxy-paths";
 import { BodyBudget, declaresTooLarge, DEFAULT_BODY_TIMEOUT_MS, refuseBody, tooLargeError } from "./request-body";
 import { noteUpstreamLimits } from "./upstream-limits-note";
@@ -110,8 +110,7 @@ function admissible(
 ): Admissible | undefined {
   const parsed = parseProxyPath(req.url ?? "/");
   const target = parsed && "providerId" in parsed ? parsed : undefined;
-  // A refused path has no canonical form; any spelling of "messages" in it gets Anthropic's format.
-  const flavor: ErrorFlavor = target ? flavorOf(target.gatingPath) : /messages/i.test(req.url ?? "") ? "anthropic" : "openai";
+  const flavor: ErrorFlavor = target ? flavorOf(target.gatingPath) : flavorOfRawUrl(req.url ?? "");
   if (!isLoopbackHost(req.headers.host)) {
     refuse(flavor, {
       status: 403,
@@ -218,7 +217,8 @@ async function handle(
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   if (declaresTooLarge(req)) return refuseBody(req, res, flavor, { error: tooLargeError(), drain: true }, bodyTimeoutMs);
   if (isGeneration(method, target)) {
-    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, bodies, bodyTimeoutMs, ...rideOf(req, target) });
+    const { pathModel } = target;
+    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, bodies, bodyTimeoutMs, ...rideOf(req, target), ...(pathModel ? { pathModel } : {}) });
     return;
   }
   const observe = { head: (incoming: IncomingMessage) => noteUpstreamLimits(service, providerId, incoming), chunk: () => {} };

@@ -37,6 +37,12 @@ export interface ExchangeRequest {
 export interface ExchangeEnd {
   /** The exchange ran and ended: settle the slot (or the ride) and the route. */
   finish(verdict: ExchangeVerdict): void;
+  /**
+   * An error arrived in-band (SPEC §6 "In-band errors act when they arrive"): its outcome
+   * counts now (a 429 pauses the provider, a server error fails the route) while the
+   * exchange keeps its slot; the later `finish` adds no second outcome (released `abandoned`).
+   */
+  applyNow(verdict: ExchangeVerdict): void;
   /** Nothing reached the upstream: the slot returns at once (no cooldown) and the claim goes back. */
   cancel(): void;
 }
@@ -46,15 +52,38 @@ export interface AdmittedExchange extends ExchangeEnd {
   readonly route: RouteKey;
 }
 
-/** An exchange ends once: whichever of finish and cancel comes first settles it, the other does nothing. */
-export function endOnce(end: ExchangeEnd): ExchangeEnd {
+/** How one exchange settles: its whole outcome, nothing sent, an in-band outcome now, or the end after one. */
+export interface ExchangeSettlers {
+  finish(verdict: ExchangeVerdict): void;
+  cancel(): void;
+  /** The in-band outcome (a 429's pause, a route failure), while the exchange keeps its slot. */
+  applyNow(verdict: ExchangeVerdict): void;
+  /** The end after an in-band outcome: free what is held, with no second outcome. */
+  releaseAfterApplied(): void;
+}
+
+/**
+ * An exchange ends once: whichever of finish and cancel comes first settles it, the other does
+ * nothing; an in-band outcome counts at most once, and then the end only frees the slot.
+ */
+export function endOnce(settlers: ExchangeSettlers): ExchangeEnd {
   let settled = false;
+  let applied = false;
   const once = (settle: () => void) => {
     if (settled) return;
     settled = true;
-    settle();
+    if (applied) settlers.releaseAfterApplied();
+    else settle();
   };
-  return { finish: (verdict) => once(() => end.finish(verdict)), cancel: () => once(() => end.cancel()) };
+  return {
+    finish: (verdict) => once(() => settlers.finish(verdict)),
+    cancel: () => once(() => settlers.cancel()),
+    applyNow: (verdict) => {
+      if (settled || applied) return;
+      applied = true;
+      settlers.applyNow(verdict);
+    },
+  };
 }
 
 export type ExchangeStart =
@@ -101,6 +130,11 @@ export async function openExchange(
       service.undelivered(leaseId);
       service.settleRoute(run, { route: "release" });
     },
+    applyNow: (verdict) => {
+      if (verdict.lease === "rate_limited") service.rideRateLimited(leaseId, verdict.retryAfterMs);
+      service.settleRoute(run, verdict);
+    },
+    releaseAfterApplied: () => releaseLease(service, leaseId, { lease: "abandoned", route: "release" }),
   });
   return { kind: "admitted", exchange: { leaseId, route, ...end } };
 }
