@@ -13,6 +13,8 @@ export interface LocalProcess {
 export interface AgentIdentity {
   key: string;
   label: string;
+  /** What the order above chose, without the folder: the name the agent's leases carry. */
+  name: string;
   pid?: number;
   command?: string;
   cwd?: string;
@@ -56,6 +58,7 @@ export function identify(clues: IdentityClues): AgentIdentity {
   return {
     key: pid === undefined ? label : `${label} #${pid}`,
     label,
+    name,
     ...(pid === undefined ? {} : { pid }),
     ...(command === undefined ? {} : { command }),
     ...(cwd === undefined ? {} : { cwd }),

@@ -66,6 +66,8 @@ async function pidHolding(inode: string): Promise<number | undefined> {
     }
     return false;
   };
+  // A client inside this very process (the tests, the bench) is no agent: one look settles it.
+  if (await holds(process.pid)) return undefined;
   for (const pid of recentPids) if (await holds(pid)) return pid;
   // Newest first: an agent is usually younger than the desktop's daemons around it.
   const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => b - a);

@@ -6,12 +6,13 @@ const claude = { pid: 4242, command: "claude", cwd: "/home/ada/src/api" };
 const home = "/home/ada";
 
 test("the lease's agent comes first, then the header, the process, the user-agent, and unknown last", () => {
-  const all = { leaseAgent: "migrator", header: "reviewer", process: claude, userAgent: "claude-cli/1.0.30 (external, cli)", home };
-  expect(identify(all).label).toBe("migrator · ~/src/api");
-  expect(identify({ ...all, leaseAgent: undefined }).label).toBe("reviewer · ~/src/api");
-  expect(identify({ ...all, leaseAgent: undefined, header: undefined })).toEqual({
+  const clues = { process: claude, userAgent: "claude-cli/1.0.30 (external, cli)", home };
+  expect(identify({ ...clues, leaseAgent: "migrator", header: "reviewer" }).label).toBe("migrator · ~/src/api");
+  expect(identify({ ...clues, header: "reviewer" }).label).toBe("reviewer · ~/src/api");
+  expect(identify(clues)).toEqual({
     key: "claude · ~/src/api #4242",
     label: "claude · ~/src/api",
+    name: "claude",
     pid: 4242,
     command: "claude",
     cwd: "/home/ada/src/api",
