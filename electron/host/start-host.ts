@@ -34,6 +34,8 @@ export interface HostOptions {
   proxyUpstreamIdleMs?: number;
   /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
   proxyWebSocketIdleMs?: number;
+  /** How often changed usage counts are written (SPEC §9: 5 s); tests shorten it. */
+  usageWriteMs?: number;
   /** SPEC §7: share providers on this Redis; `--redis` flags, else HEADROOM_REDIS_URL and friends. */
   redis?: Partial<RedisOptions>;
 }
@@ -80,6 +82,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       newId: leaseIdSource(),
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
+      ...(options.usageWriteMs === undefined ? {} : { usageWriteMs: options.usageWriteMs }),
       ...(options.log ? { log: options.log } : {}),
       ...(hub ? { hub } : {}),
     });

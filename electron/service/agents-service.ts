@@ -19,6 +19,8 @@ export interface AgentsDeps {
   clock: Clock;
   /** The data folder, where usage.json lives; absent = counts are kept in memory only. */
   dataDir?: string;
+  /** How often changed counts are written (5 s; tests shorten it). */
+  writeEveryMs?: number;
   pools: () => PoolView[];
   onChange: () => void;
   /** Each answer's tokens, for `headroom_tokens_total`. */
@@ -46,7 +48,7 @@ export class AgentsService {
 
   constructor(private readonly deps: AgentsDeps) {
     if (deps.dataDir !== undefined) {
-      this.file = openUsageFile(deps.dataDir, () => this.ledger.stored(), deps.clock);
+      this.file = openUsageFile(deps.dataDir, () => this.ledger.stored(), deps.clock, deps.writeEveryMs);
       this.ledger.restore(this.file.loaded, deps.clock.now());
     }
   }

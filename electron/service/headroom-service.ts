@@ -64,6 +64,8 @@ export interface ServiceOptions {
   sharedBreakerOf?: (targetId: string) => SharedRouteBreaker | undefined;
   /** The Redis shared providers live on (SPEC §7); absent = sharing is off on this host. */
   hub?: SharedHub;
+  /** How often changed usage counts are written to usage.json (SPEC §9: 5 s; tests shorten it). */
+  usageWriteMs?: number;
 }
 
 export class HeadroomService implements OperationService {
@@ -94,6 +96,7 @@ export class HeadroomService implements OperationService {
     this.agentBook = new AgentsService({
       clock: options.clock,
       dataDir: dirname(options.store.path),
+      ...(options.usageWriteMs === undefined ? {} : { writeEveryMs: options.usageWriteMs }),
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
       onChange: () => this.emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
