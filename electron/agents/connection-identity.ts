@@ -11,6 +11,8 @@ type Lookup = (clientPort: number, serverPort: number) => Promise<LocalProcess |
 
 interface Known {
   settled: boolean;
+  /** One request has waited its budget already: the next ones take what is known, at once. */
+  waited: boolean;
   found: LocalProcess | undefined;
   pending: Promise<LocalProcess | undefined>;
 }
@@ -28,7 +30,7 @@ export class ConnectionProcesses {
     if (!known) {
       const { remotePort, localPort } = socket;
       if (remotePort === undefined || localPort === undefined) return undefined;
-      const entry: Known = { settled: false, found: undefined, pending: Promise.resolve(undefined) };
+      const entry: Known = { settled: false, waited: false, found: undefined, pending: Promise.resolve(undefined) };
       entry.pending = this.lookup(remotePort, localPort).then((found) => {
         entry.settled = true;
         entry.found = found;
@@ -37,7 +39,8 @@ export class ConnectionProcesses {
       this.bySocket.set(socket, entry);
       known = entry;
     }
-    if (known.settled) return known.found;
+    if (known.settled || known.waited) return known.found;
+    known.waited = true;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, this.budgetMs, undefined);

@@ -39,6 +39,7 @@ test("a lookup slower than the budget answers nothing now and the found process 
   const lookups = new ConnectionProcesses(5, () => new Promise((resolve) => (finish = resolve)));
   const socket = { remotePort: 40000, localPort: 7412 } as Socket;
   expect(await lookups.of(socket)).toBeUndefined();
+  expect(await Promise.race([lookups.of(socket), new Promise((resolve) => setImmediate(resolve, "waited"))])).toBeUndefined(); // no second wait
   finish({ pid: 7, command: "codex" });
   await new Promise((resolve) => setImmediate(resolve));
   expect(await lookups.of(socket)).toEqual({ pid: 7, command: "codex" });
