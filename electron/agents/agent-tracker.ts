@@ -98,7 +98,9 @@ export class AgentTracker {
     for (const [id, seen] of this.seen) {
       if (seen.waiting === 0) continue;
       const name = entryKey(seen.identity.name, seen.providerId);
-      waitingByName.set(name, [...(waitingByName.get(name) ?? []), id]);
+      const ids = waitingByName.get(name);
+      if (ids) ids.push(id);
+      else waitingByName.set(name, [id]);
     }
     for (const pool of pools) {
       for (const lease of pool.held) {
@@ -109,7 +111,9 @@ export class AgentTracker {
       // Proxy waiters carry their agent's name in the pool: the first one of that name gives the position.
       for (const waiter of pool.waiting) {
         const ids = waiter.agentId === undefined ? undefined : waitingByName.get(entryKey(waiter.agentId, pool.providerId));
-        const id = ids?.find((one) => !state.has(one));
+        // Each waiter takes one agent of its name; those already running are passed over.
+        let id = ids?.pop();
+        while (id !== undefined && state.has(id)) id = ids?.pop();
         if (id !== undefined) state.set(id, { state: "waiting", position: waiter.position });
       }
     }
@@ -135,7 +139,7 @@ export class AgentTracker {
       });
     }
     const rank = { running: 0, waiting: 1, idle: 2 } as const;
-    return out.sort((a, b) => rank[a.state] - rank[b.state] || b.lastSeenAt - a.lastSeenAt || a.key.localeCompare(b.key));
+    return out.sort((a, b) => rank[a.state] - rank[b.state] || b.lastSeenAt - a.lastSeenAt || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   /** A lease held since before a restart: its agent is the lease's own name. */
