@@ -7,6 +7,7 @@ import type {
   ResultOf,
   WindowChannel,
 } from "./operations";
+import type { AgentsView } from "./agents";
 import type { ConcurrencyStatusResponse, ErrorCode, HistoryEvent, RoutesView } from "./types";
 
 /** Every code a Result can carry: the API's, plus the window's own transport failures. */
@@ -31,6 +32,8 @@ export type { HostInfo } from "./types";
 export interface PushMap {
   status: ConcurrencyStatusResponse;
   routes: RoutesView;
+  /** SPEC §9: whole, on change, at most twice a second. */
+  agents: AgentsView;
   history: { events: HistoryEvent[] };
   "history-added": { events: HistoryEvent[] };
 }
@@ -40,9 +43,9 @@ export type PushTopic = keyof PushMap;
 /** What a new subscriber receives first, whole. */
 export type SnapshotTopic = Exclude<PushTopic, "history-added">;
 
-export const PUSH_TOPICS = ["status", "routes", "history", "history-added"] as const satisfies readonly PushTopic[];
+export const PUSH_TOPICS = ["status", "routes", "agents", "history", "history-added"] as const satisfies readonly PushTopic[];
 
-export const SNAPSHOT_TOPICS = ["status", "routes", "history"] as const satisfies readonly SnapshotTopic[];
+export const SNAPSHOT_TOPICS = ["status", "routes", "agents", "history"] as const satisfies readonly SnapshotTopic[];
 
 /**
  * Connection state the window shows (the browser bridge reconnects after a host restart;

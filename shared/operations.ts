@@ -4,6 +4,7 @@
 // preload's API, the window's bridges and the typed client are all derived from this table.
 // A new operation: one row here, one service method, and the window's use of it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { UsageQuery, type AgentsView, type UsageView } from "./agents";
 import {
   BreakerSettingsPatch,
   CooldownBody,
@@ -125,6 +126,8 @@ export const operations = {
   routeReset: { http: ["POST", "/routes/reset"], body: RouteKey, returns: returns<RouteEntry>(), service: "routeReset", window: "route:reset" },
   history: { http: ["GET", "/history"], returns: returns<{ events: HistoryEvent[] }>(), service: "historyEvents", window: "history:get" },
   series: { http: ["GET", "/series"], query: SeriesQuery, returns: returns<SeriesResponse>(), service: "series", window: "series:get" },
+  agents: { http: ["GET", "/agents"], returns: returns<AgentsView>(), service: "agents", window: "agents:get" },
+  usage: { http: ["GET", "/usage"], query: UsageQuery, returns: returns<UsageView>(), service: "usage", window: "usage:get" },
 } as const satisfies Record<string, OperationRow>;
 
 type Operations = typeof operations;
@@ -136,7 +139,7 @@ type BodyOf<R> = R extends { body: infer B extends TSchema } ? Static<B> : unkno
 type Merge<T> = { [K in keyof T]: T[K] };
 
 /** One object: the path parameters, the query and the body together (`{ providerId, limit }`). */
-type InputOf<N extends OperationName> = Merge<ParamsOf<Operations[N]> & QueryOf<Operations[N]> & BodyOf<Operations[N]>>;
+export type InputOf<N extends OperationName> = Merge<ParamsOf<Operations[N]> & QueryOf<Operations[N]> & BodyOf<Operations[N]>>;
 export type ResultOf<N extends OperationName> = Operations[N]["returns"] extends Returns<infer T> ? T : never;
 
 /** Arguments of a call: none when the operation takes no input. */

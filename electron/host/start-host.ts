@@ -36,6 +36,8 @@ export interface HostOptions {
   proxyWebSocketIdleMs?: number;
   /** How long a gated request body may take to arrive before a 408 (default 60 s; tests shorten it). */
   proxyBodyTimeoutMs?: number;
+  /** How often changed usage counts are written (SPEC §9: 5 s); tests shorten it. */
+  usageWriteMs?: number;
   /** SPEC §7: share providers on this Redis; `--redis` flags, else HEADROOM_REDIS_URL and friends. */
   redis?: Partial<RedisOptions>;
 }
@@ -82,6 +84,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       newId: leaseIdSource(),
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
+      ...(options.usageWriteMs === undefined ? {} : { usageWriteMs: options.usageWriteMs }),
       ...(options.log ? { log: options.log } : {}),
       ...(hub ? { hub } : {}),
     });

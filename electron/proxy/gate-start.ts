@@ -3,6 +3,7 @@
 // FIFO slot, route claim). Either way it ends through one `finish` or `cancel`.
 import { randomUUID } from "node:crypto";
 import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
+import type { AgentIdentity } from "../agents/agent-identity";
 import { endOnce, openExchange, type ExchangeEnd } from "../service/exchange-gate";
 import type { HeadroomService } from "../service/headroom-service";
 import { startRide } from "./lease-ride";
@@ -15,7 +16,8 @@ export type GateStart =
 export interface GateRequest {
   providerId: string;
   modelId: string;
-  agentId?: string;
+  /** Who asks (SPEC §9); the pool's lease carries its name. */
+  agent?: AgentIdentity;
   /** Starts watching for the client to go away, once the request must queue; `stop` when done. */
   leaving: () => { signal: AbortSignal; stop: () => void };
   /** A lease to ride on; unknown, expired or another provider's falls back to a slot of its own. */
@@ -30,7 +32,7 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     const start = await openExchange(service, {
       providerId,
       modelId,
-      ...(request.agentId === undefined ? {} : { agentId: request.agentId }),
+      ...(request.agent === undefined ? {} : { agent: request.agent }),
       watchClient: request.leaving,
     });
     return start.kind === "admitted" ? { kind: "admitted", end: start.exchange } : start;

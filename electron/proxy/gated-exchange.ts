@@ -8,12 +8,15 @@ import type { RouteKey, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
 import type { ExchangeEnd } from "../service/exchange-gate";
 import { ServiceError } from "../service/service-error";
+import { tame } from "../../shared/tame";
+import type { AgentIdentity } from "../agents/agent-identity";
+import { UsageTap } from "../agents/usage-tap";
 import { forward, type Upstreams } from "./forward";
-import { agentOf } from "./forward-headers";
 import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { modelOf, readGatedBody, refuseBody, type BodyBudget } from "./request-body";
 import { StreamErrorScanner } from "./stream-errors";
+import { requestAgent } from "./request-agent";
 import { noteUpstreamLimits } from "./upstream-limits-note";
 import { ErrorAnswer } from "./error-answer";
 import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
@@ -79,12 +82,14 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return { signal: controller.signal, stop: () => res.off("close", onLeave) };
   };
   let start: GateStart;
+  const modelId = input.pathModel ?? modelOf(body);
+  const agent = await requestAgent(service, req, input.rideOn);
+  if (input.rideOn !== undefined) service.rode(input.rideOn, agent);
   try {
-    const agentId = agentOf(req);
     start = await openGate(service, {
       providerId,
-      modelId: input.pathModel ?? modelOf(body),
-      ...(agentId === undefined ? {} : { agentId }),
+      modelId,
+      agent,
       leaving,
       ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
     });
@@ -105,12 +110,13 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();
-  await run(input, body, start.end);
+  await run(input, body, start.end, { agent, model: tame(modelId) });
 }
 
-function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
+function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: AgentIdentity; model: string }): Promise<void> {
   const { service, providerId } = input;
   const scanner = new StreamErrorScanner();
+  const usage = new UsageTap();
   let scanning = false;
   let errorAnswer: ErrorAnswer | undefined;
   const observe = {
@@ -122,6 +128,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
     },
     chunk(chunk: Buffer) {
       errorAnswer?.add(chunk);
+      usage.feed(chunk);
       if (!scanning || scanner.error) return;
       scanner.feed(chunk);
       // In-band: it counts the moment it passes, and the stream's end adds nothing more.
@@ -131,7 +138,10 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
-        end.finish(verdictOf(ending, service.clock.now(), scanner.error, errorAnswer?.text()));
+        const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorAnswer?.text());
+        end.finish(verdict);
+        const tokens = usage.usage;
+        service.countAnswer({ providerId, ...who, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
         resolve();
       });
     } catch (error) {

@@ -7,7 +7,8 @@ import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer } from "ws";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
-import { agentOf, requestHeaders, responseHeaders } from "./forward-headers";
+import { requestHeaders, responseHeaders } from "./forward-headers";
+import { requestAgent } from "./request-agent";
 import type { Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
@@ -92,11 +93,11 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     };
     let start: GateStart;
     try {
-      const agentId = agentOf(input.req);
+      const agent = await requestAgent(service, input.req, input.rideOn);
       start = await openGate(service, {
         providerId,
         modelId: "unknown",
-        ...(agentId === undefined ? {} : { agentId }),
+        agent,
         leaving,
         ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
       });

@@ -4,6 +4,7 @@
 // bytes around it; everything about slots and routes happens here, on the service's clock.
 import { randomUUID } from "node:crypto";
 import type { LeaseOutcome, RouteAdmission, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
+import type { AgentIdentity } from "../agents/agent-identity";
 import type { HeadroomService } from "./headroom-service";
 import { ServiceError } from "./service-error";
 
@@ -25,7 +26,8 @@ interface ClientWatch {
 export interface ExchangeRequest {
   providerId: string;
   modelId: string;
-  agentId?: string;
+  /** Who asks (SPEC §9); the pool's lease carries its name. */
+  agent?: AgentIdentity;
   /**
    * Starts watching for the client going away, so a queued waiter leaves the queue. Called
    * only when the request must queue: most find a slot free, and one watch per request cost
@@ -143,7 +145,7 @@ export async function openExchange(
 async function takeSlot(service: HeadroomService, request: ExchangeRequest): Promise<string | undefined> {
   const ask = {
     providerId: request.providerId,
-    ...(request.agentId === undefined ? {} : { agentId: request.agentId }),
+    ...(request.agent === undefined ? {} : { agentId: request.agent.name, agent: request.agent }),
     expires: false, // the connection is the lease
   };
   try {

@@ -57,6 +57,7 @@ export function createAlertTracker(): { observe(delivery: Delivery): Alert[] } {
           routes = delivery.snapshot;
           return alerts;
         }
+        case "agents":
         case "history":
         case "history-added":
           return [];
