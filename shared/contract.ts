@@ -7,7 +7,7 @@ import type {
   ResultOf,
   WindowChannel,
 } from "./operations";
-import type { ConcurrencyStatusResponse, ErrorCode, HistoryEvent, RoutesView } from "./types";
+import type { AgentsView, ConcurrencyStatusResponse, ErrorCode, HistoryEvent, RoutesView } from "./types";
 
 /** Every code a Result can carry: the API's, plus the window's own transport failures. */
 export type ResultCode = ErrorCode | "internal" | "network" | "forbidden_sender";
@@ -33,14 +33,19 @@ export interface PushMap {
   routes: RoutesView;
   history: { events: HistoryEvent[] };
   "history-added": { events: HistoryEvent[] };
+  /** SPEC §9: the agents seen in the last hour, whole, on connect and on change (at most twice a second). */
+  agents: AgentsView;
 }
 
 export type PushTopic = keyof PushMap;
 
-/** What a new subscriber receives first, whole. */
-export type SnapshotTopic = Exclude<PushTopic, "history-added">;
+/**
+ * What a new subscriber receives first, whole. `agents` is pushed only by a host that tracks
+ * agents (SPEC §9); the window shows no list until one arrives.
+ */
+export type SnapshotTopic = Exclude<PushTopic, "history-added" | "agents">;
 
-export const PUSH_TOPICS = ["status", "routes", "history", "history-added"] as const satisfies readonly PushTopic[];
+export const PUSH_TOPICS = ["status", "routes", "history", "history-added", "agents"] as const satisfies readonly PushTopic[];
 
 export const SNAPSHOT_TOPICS = ["status", "routes", "history"] as const satisfies readonly SnapshotTopic[];
 

@@ -46,6 +46,50 @@ export interface ConcurrencyStatusEntry {
   shared?: true;
   /** SPEC §7: how many hosts are live for a shared provider. */
   hosts?: number;
+  /** SPEC §8: the provider's plan windows, absent when none was ever seen. */
+  windows?: PlanWindow[];
+  /** SPEC §4: proxied requests that failed for want of a working upstream in the last 10 minutes; absent when 0. */
+  upstreamFailures?: UpstreamFailures;
+}
+
+/** SPEC §8: one usage window the provider reported ("5h", "7d", "primary", …). */
+export interface PlanWindow {
+  name: string;
+  /** 0..100 */
+  usedPercent?: number;
+  /** epoch ms */
+  resetsAt?: number;
+  status?: "allowed" | "warning" | "rejected";
+  binding?: true;
+  seenAt: number;
+}
+
+export interface UpstreamFailures {
+  count: number;
+  lastError: string;
+  /** epoch ms */
+  lastAt: number;
+}
+
+/** SPEC §9: an agent seen in the last hour; tokens in the binding window when known, else the last 5 h. */
+export interface AgentEntry {
+  key: string;
+  label: string;
+  pid?: number;
+  command?: string;
+  cwd?: string;
+  userAgent?: string;
+  providerId: string;
+  state: "running" | "waiting" | "idle";
+  position?: number;
+  since: number;
+  lastSeenAt: number;
+  requests: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+export interface AgentsView {
+  agents: AgentEntry[];
 }
 
 /** `resetAt` in epoch ms. */
@@ -95,6 +139,8 @@ export interface ProviderConfigView {
   usageGate?: UsageGateConfig;
   /** SPEC §7: true while the provider is shared across machines on Redis. */
   shared?: boolean;
+  /** SPEC §8: new leases wait while a window is at or above this percent; absent = off. */
+  holdNewAtPercent?: number;
 }
 
 export interface WaitingView {

@@ -59,6 +59,7 @@ export function createAlertTracker(): { observe(delivery: Delivery): Alert[] } {
         }
         case "history":
         case "history-added":
+        case "agents":
           return [];
       }
     },

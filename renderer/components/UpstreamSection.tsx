@@ -1,26 +1,21 @@
 // The upstream base URL, and the lines an agent needs to go through Headroom.
-import { checkProviderConfigBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
 import { runLine, setupLines } from "../agent-lines";
-import { CommitField, refused } from "./CommitField";
 import { CopyLine } from "./CopyLine";
+import { UrlField } from "./UrlField";
 
 export function UpstreamSection({ providerId, upstream }: { providerId: string; upstream: string | undefined }) {
   const intents = useIntents();
   const proxyUrl = useHeadroom((state) => state.hostInfo?.proxyUrl);
   return (
     <div className="upstream">
-      <CommitField
+      <UrlField
         label={`Upstream URL for ${providerId}`}
         visibleLabel="Upstream URL"
+        placeholder="https://api.example.com"
         value={upstream ?? ""}
-        inputProps={{ type: "url", placeholder: "https://api.example.com", className: "wide" }}
-        onCommit={(draft) => {
-          const text = draft.trim();
-          if (text === "") return intents.setUpstream(providerId, null);
-          const checked = checkProviderConfigBody({ upstream: text });
-          return checked.ok ? intents.setUpstream(providerId, text) : refused(checked.message);
-        }}
+        focusKey="upstream"
+        onSave={(text) => intents.setUpstream(providerId, text === "" ? null : text)}
       />
       <div className="agent-lines">
         {upstream ? (

@@ -2,6 +2,7 @@
 // store at once, so a control does not snap back to the old value until the push arrives.
 import type { Bridge, Result } from "../../shared/contract";
 import type { BreakerSettings, ConcurrencyStatusEntry, RouteKey } from "../../shared/types";
+import type { ProviderConfigPatch } from "../../shared/validate";
 import { applyEntry, applyRoutes } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
 import { mergeSeries, type ChartMinutes } from "./samples";
@@ -49,6 +50,12 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
       ),
     resume: (providerId: string) =>
       onSuccess(bridge.invoke("provider:resume", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
+    /** SPEC §1 Accept: `Keep N`, the lowered limit stays and the reduction is cleared. */
+    acceptNotice: (providerId: string) =>
+      onSuccess(bridge.invoke("notice:accept", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
+    providerConfig: (providerId: string) => bridge.invoke("provider:get", { providerId }),
+    configure: (providerId: string, patch: Pick<ProviderConfigPatch, "usageGate" | "responseTimeoutMs">) =>
+      bridge.invoke("provider:configure", { providerId, ...patch }),
     dismissNotice: (providerId: string) =>
       onSuccess(bridge.invoke("notice:dismiss", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
     releaseLease: (leaseId: string) => bridge.invoke("lease:release", { leaseId }),

@@ -10,10 +10,12 @@ function shallowEqual(a: object, b: object, skip?: (key: string) => boolean): bo
   return keys.every((key) => skip?.(key) || Object.is(left[key], right[key]));
 }
 
+/** The entry's fields that are objects or lists: equal by content, not identity. */
+const NESTED = new Set(["usageGate", "upstreamLimits", "windows", "upstreamFailures"]);
+
 export function sameEntry(a: ConcurrencyStatusEntry, b: ConcurrencyStatusEntry): boolean {
-  if (!shallowEqual(a, b, (key) => key === "usageGate")) return false;
-  if (a.usageGate === undefined || b.usageGate === undefined) return a.usageGate === b.usageGate;
-  return shallowEqual(a.usageGate, b.usageGate);
+  if (!shallowEqual(a, b, (key) => NESTED.has(key))) return false;
+  return [...NESTED].every((key) => JSON.stringify(a[key as keyof ConcurrencyStatusEntry]) === JSON.stringify(b[key as keyof ConcurrencyStatusEntry]));
 }
 
 /** An open route's remainingMs shrinks in every snapshot; the window counts it down from openUntil. */
