@@ -10,6 +10,7 @@ import { useHeadroom, useHeadroomStore, useIntents } from "../app-context";
 import { focusWhenPresent } from "../focus";
 import { formatClock, formatMs } from "../format";
 import { CommitField, refused, typedNumber } from "./CommitField";
+import { Explained } from "./Explained";
 import { LeaseList } from "./LeaseList";
 import { LoadChart } from "./LoadChart";
 import { PlanMeters } from "./PlanMeters";
@@ -173,7 +174,9 @@ function DetailsPanel({ entry }: { entry: ConcurrencyStatusEntry }) {
           <dd>{entry.queued}</dd>
         </div>
         <div>
-          <dt>Recycling</dt>
+          <dt>
+            <Explained term="Recycling" explanation="Slots just released and resting for the cooldown before the next agent gets them." />
+          </dt>
           <dd>{entry.recycling}</dd>
         </div>
         <div className="wide-stat">

@@ -100,7 +100,7 @@ export const LeaseList = memo(function LeaseList({ providerId, max }: { provider
   return (
     <div className="leases" tabIndex={0} role="group" aria-label={`Agents of ${providerId}`}>
       <div>
-        <h4>Holding</h4>
+        <h3>Holding</h3>
         {held.length === 0 ? (
           <p className="muted">nobody</p>
         ) : (
@@ -112,7 +112,7 @@ export const LeaseList = memo(function LeaseList({ providerId, max }: { provider
         )}
       </div>
       <div>
-        <h4>Waiting</h4>
+        <h3>Waiting</h3>
         {waiting.length === 0 ? (
           <p className="muted">nobody</p>
         ) : (

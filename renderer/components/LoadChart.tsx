@@ -77,7 +77,7 @@ export const LoadChart = memo(function LoadChart({ providerId, limit, height: HE
             <text x={PAD.left - 4} y={bottom + 4} textAnchor="end">0</text>
             {ticks.map((ago) => (
               <text key={ago} x={scale.x(now - ago * 60_000)} y={HEIGHT - 4} textAnchor={ago === ticks[0] ? "start" : "middle"}>
-                {ago === 60 ? "−1 h" : `−${ago} min`}
+                −{ago} min
               </text>
             ))}
             <text x={right} y={HEIGHT - 4} textAnchor="end">now</text>

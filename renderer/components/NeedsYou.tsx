@@ -51,7 +51,9 @@ function Item({ item }: { item: NeedItem }) {
     case "reduced":
       return (
         <>
-          <p className="need-detail">{item.notice}</p>
+          <p className="need-detail" title={item.notice}>
+            {item.notice}
+          </p>
           <div className="need-actions" onClickCapture={keepFocusIn}>
             <ActionButton primary text={`Restore limit to ${item.from}`} onClick={() => intents.setLimit(item.providerId, item.from)} />
             <ActionButton text={`Keep ${item.limit}`} onClick={() => intents.acceptNotice(item.providerId)} />
@@ -87,9 +89,11 @@ function Item({ item }: { item: NeedItem }) {
       const { targetId, runtimeId, modelId, reason } = item.route;
       return (
         <>
-          <p className="need-detail">{reason || "It kept failing."}</p>
+          <p className="need-detail" title={reason}>
+            {reason || "It kept failing."}
+          </p>
           <div className="need-actions" onClickCapture={keepFocusIn}>
-            <ActionButton name={`Reset ${targetId}/${runtimeId}/${modelId}`} text="Reset route" onClick={() => intents.resetRoute({ targetId, runtimeId, modelId })} />
+            <ActionButton name={`Reset ${targetId}/${runtimeId}/${modelId}`} text="Reset" onClick={() => intents.resetRoute({ targetId, runtimeId, modelId })} />
           </div>
         </>
       );
@@ -99,19 +103,23 @@ function Item({ item }: { item: NeedItem }) {
   }
 }
 
+/** A pause about to end needs nobody: it is listed only with this much of it left when it comes. */
+const WORTH_LISTING_MS = 2_000;
+
 /** Newest first: each item's first sighting in this window, remembered while it lasts. */
-function useNewestFirst(items: NeedItem[]): NeedItem[] {
+function useNewestFirst(all: NeedItem[]): NeedItem[] {
   const seen = useRef(new Map<string, number>());
   return useMemo(() => {
     const now = Date.now();
+    const items = all.filter((item) => item.kind !== "paused" || seen.current.has(item.key) || item.until - now >= WORTH_LISTING_MS);
     const keys = new Set(items.map((item) => item.key));
     for (const key of seen.current.keys()) if (!keys.has(key)) seen.current.delete(key);
     items.forEach((item, i) => {
       // Items found together keep the list's own order among themselves.
       if (!seen.current.has(item.key)) seen.current.set(item.key, now - i / 1_000);
     });
-    return [...items].sort((a, b) => seen.current.get(b.key)! - seen.current.get(a.key)!);
-  }, [items]);
+    return items.sort((a, b) => seen.current.get(b.key)! - seen.current.get(a.key)!);
+  }, [all]);
 }
 
 export function NeedsYou() {
@@ -129,7 +137,9 @@ export function NeedsYou() {
         <ul className="needs-list">
           {items.map((item) => (
             <li key={item.key} aria-label={item.name} className={`need need-${item.kind}`}>
-              <p className="need-name">{item.name}</p>
+              <p className="need-name" title={item.name}>
+                {item.name}
+              </p>
               <Item item={item} />
             </li>
           ))}

@@ -21,8 +21,9 @@ export function ProviderList() {
         {ids.map((id) => (
           <ProviderCard key={id} providerId={id} />
         ))}
-        {/* The last tile: adding a provider puts its card before it, in id order. */}
-        <AddProviderForm />
+        {/* The last tile, once the cards are in (arriving cards must not push it along): adding
+            a provider puts its card before it, in id order. */}
+        {loaded && <AddProviderForm />}
       </div>
     </>
   );

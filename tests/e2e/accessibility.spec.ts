@@ -13,7 +13,7 @@ async function violations(page: Page): Promise<string[]> {
 
 for (const colorScheme of ["light", "dark"] as const) {
   test(`axe finds no violations in the demo's states (${colorScheme})`, async ({ page, openDemo }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(90_000); // three axe passes over the running demo
     await page.emulateMedia({ colorScheme });
     await openDemo();
     const banner = page.getByRole("alert");

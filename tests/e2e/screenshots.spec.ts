@@ -11,7 +11,7 @@ test("light and dark screenshots of the control panel at 1280 and 900 px, and a 
   const { client } = host;
   await client.setLimit("anthropic", 4);
   await client.setProvider("anthropic", { upstream: "https://api.anthropic.com" });
-  await client.setLimit("openai", 3);
+  await client.setLimit("openai", 2);
   await client.setCooldown("openai", 1_200);
   await client.setProvider("openai", { upstream: "https://api.openai.com" });
   for (const [id, limit] of [["gemini", 2], ["groq", 4], ["mistral", 2], ["ollama", 1], ["openrouter", 6], ["together", 3]] as const) {
@@ -22,7 +22,6 @@ test("light and dark screenshots of the control panel at 1280 and 900 px, and a 
   await rateLimit(client, "anthropic", 45_000);
   const held = await client.acquire({ providerId: "openai", agentId: "codex-1" });
   await client.acquire({ providerId: "openai", agentId: "aider-2" });
-  await client.acquire({ providerId: "openai", agentId: "codex-3" });
   const queued = client.acquire({ providerId: "openai", agentId: "claude-4", timeoutMs: 25_000 }).catch(() => undefined);
   await client.acquire({ providerId: "openrouter", agentId: "opencode-1" });
   await client.acquire({ providerId: "ollama", agentId: "aider-local" });
