@@ -10,8 +10,9 @@ afterEach(() => {
 
 describe("connection", () => {
   test("says it is reconnecting while the host is gone and drops the message once it is back", () => {
-    const { connect } = renderWindow();
+    const { connect, push } = renderWindow();
     connect("live");
+    push("status", { providers: [] });
     expect(screen.getByText("Live").getAttribute("role")).toBe("status");
     connect("reconnecting");
     expect(screen.getByText(/^Reconnecting…/).getAttribute("role")).toBe("status");
