@@ -48,10 +48,19 @@ export interface DemoOptions {
 
 export interface RunningDemo {
   host: RunningHost;
+  /** The settings folder; a temp one is removed when the demo stops. */
+  dataDir: string;
+  /** Whether dataDir is the demo's own temp folder. */
+  ownDir: boolean;
   fake: FakeProvider;
   proxyUrl: string;
   tally: AgentTally;
   stop(): Promise<void>;
+}
+
+/** `HEADROOM_URL=… HEADROOM_TOKEN=…`: what `npx headroom` needs to reach the demo's host. */
+export function cliEnvironment(demo: Pick<RunningDemo, "host">): string {
+  return `HEADROOM_URL=${new URL(demo.host.windowUrl).origin} HEADROOM_TOKEN=${demo.host.token}`;
 }
 
 /** The preferred ports, or any free ones when those are taken (another Headroom running). */
@@ -125,6 +134,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   let stopping: Promise<void> | undefined;
   return {
     host,
+    dataDir,
+    ownDir,
     fake,
     proxyUrl,
     tally,

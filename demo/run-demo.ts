@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { HostStartError } from "../electron/host/host-start-error";
 import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT, parsePort } from "../electron/host/ports";
 import { stopOnSignals } from "../electron/host/stop-on-signals";
-import { DEMO_PROVIDER, startDemo } from "./demo";
+import { cliEnvironment, DEMO_PROVIDER, startDemo } from "./demo";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -48,6 +48,10 @@ async function main(): Promise<void> {
 
   process.stdout.write(`Headroom listening on ${demo.host.windowUrl}\n`);
   process.stdout.write(`Headroom proxy on ${demo.proxyUrl}\n`);
+  // The command line finds this host by these (its data folder is a temp one, not the app's).
+  process.stdout.write(`For \`npx headroom status\` and the rest of the CLI, in another terminal:\n`);
+  process.stdout.write(`  export ${cliEnvironment(demo)}\n`);
+  process.stdout.write(`Data folder: ${demo.dataDir}${demo.ownDir ? " (removed when the demo stops)" : ""}\n`);
   process.stdout.write(
     `Demo: 8 agents → proxy → fake provider (allows 3) as ${DEMO_PROVIDER} (limit 4): watch the queue, a 429 pause, ` +
       `the auto-reduce banner, and a route opening on a scripted 529 and closing 5 s later. Ctrl-C stops.\n`,

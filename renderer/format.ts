@@ -7,3 +7,11 @@ const CLOCK = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", 
 export function formatClock(epochMs: number): string {
   return CLOCK.format(epochMs);
 }
+
+const TIME_OF_DAY = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit" });
+const DAY_AND_TIME = new Intl.DateTimeFormat([], { weekday: "short", hour: "2-digit", minute: "2-digit" });
+
+/** A reset time in the user's locale: `15:00` today, `Tue 15:00` further away. */
+export function formatTimeOfDay(epochMs: number, now: number = Date.now()): string {
+  return epochMs - now < 20 * 3_600_000 ? TIME_OF_DAY.format(epochMs) : DAY_AND_TIME.format(epochMs);
+}

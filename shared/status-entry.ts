@@ -35,6 +35,20 @@ export const UpstreamLimits = Type.Object({
 });
 export type UpstreamLimits = Static<typeof UpstreamLimits>;
 
+/** SPEC §8: one usage window the provider reported ("5h", "7d", "primary", …). */
+export const PlanWindow = Type.Object({
+  name: Words,
+  usedPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  resetsAt: Type.Optional(At),
+  status: Type.Optional(Type.Union([Type.Literal("allowed"), Type.Literal("warning"), Type.Literal("rejected")])),
+  binding: Type.Optional(Type.Literal(true)),
+  seenAt: At,
+});
+export type PlanWindow = Static<typeof PlanWindow>;
+
+/** SPEC §4: proxied requests that failed for want of a working upstream, over the last 10 minutes. */
+const UpstreamFailures = Type.Object({ count: Count, lastError: Words, lastAt: At });
+
 export const ConcurrencyStatusEntry = Type.Object({
   providerId: Words,
   limit: Count,
@@ -63,5 +77,9 @@ export const ConcurrencyStatusEntry = Type.Object({
   shared: Type.Optional(Type.Literal(true)),
   /** SPEC §7: how many hosts are live for a shared provider. */
   hosts: Type.Optional(Count),
+  /** SPEC §8: the provider's plan windows, absent when none was ever seen. */
+  windows: Type.Optional(Type.Array(PlanWindow)),
+  /** SPEC §4: absent when there was none in the last 10 minutes. */
+  upstreamFailures: Type.Optional(UpstreamFailures),
 });
 export type ConcurrencyStatusEntry = Static<typeof ConcurrencyStatusEntry>;

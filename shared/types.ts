@@ -4,7 +4,8 @@
 import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
 import type { ConcurrencyStatusEntry } from "./status-entry";
 
-export type { ConcurrencyStatusEntry, UpstreamBucket, UpstreamLimits, UsageGateReading } from "./status-entry";
+export type { ConcurrencyStatusEntry, PlanWindow, UpstreamBucket, UpstreamLimits, UsageGateReading } from "./status-entry";
+export type { AgentEntry } from "./agents";
 
 export type {
   BreakerSettings,

@@ -116,6 +116,20 @@ export class ProviderSettingsService {
     return this.deps.providers.entryOf(provider);
   }
 
+  /** SPEC §1 Accept (`Keep N`): the lowered limit becomes the chosen one, as if set by hand to it. */
+  acceptNotice({ providerId }: Input<"acceptNotice">): ConcurrencyStatusEntry {
+    this.deps.assertOpen();
+    const provider = this.deps.providers.require(providerId);
+    return this.deps.saving(() => {
+      const { limit, autoReduced } = provider.pool.config();
+      if (autoReduced) {
+        provider.pool.setLimit(limit);
+        this.deps.onEvent({ kind: "restored", providerId, message: `Limit for ${providerId} kept at ${limit}: the automatic reduction was accepted.` });
+      }
+      return this.deps.providers.entryOf(provider);
+    });
+  }
+
   dismissNotice({ providerId }: Input<"dismissNotice">): ConcurrencyStatusEntry {
     this.deps.assertOpen();
     const provider = this.deps.providers.require(providerId);

@@ -60,6 +60,7 @@ export function createAlertTracker(): { observe(delivery: Delivery): Alert[] } {
         case "agents":
         case "history":
         case "history-added":
+        case "agents":
           return [];
       }
     },

@@ -15,7 +15,7 @@ export function createElectronBridge(api: DesktopApi): Bridge {
     }));
   }
 
-  /** The getter whose answer stands in for a topic's first push (`history-added` has none). */
+  /** The getter whose answer stands in for a topic's first push. */
   const firstSnapshot: { [T in SnapshotTopic]: () => Promise<Result<PushMap[T]>> } = {
     status: () => invoke("status:get"),
     routes: () => invoke("routes:get"),
@@ -33,7 +33,8 @@ export function createElectronBridge(api: DesktopApi): Bridge {
       });
       // Main pushes on change only; the first picture comes from the getter, unless a push
       // already brought something newer.
-      if (topic !== "history-added") {
+      // (`history-added` has no getter; `agents` comes only as a push, from a host that tracks them.)
+      if (topic in firstSnapshot) {
         // The getter of a snapshot topic answers that topic's type (firstSnapshot's own key map).
         const first = firstSnapshot[topic as SnapshotTopic] as () => Promise<Result<PushMap[T]>>;
         void first().then((result) => {

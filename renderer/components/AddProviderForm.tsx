@@ -52,7 +52,8 @@ export function AddProviderForm() {
   }
 
   return (
-    <form className="add-provider" aria-label="Add a provider" onSubmit={(event) => void submit(event)}>
+    <form className="add-provider-tile" aria-label="Add a provider" onSubmit={(event) => void submit(event)}>
+      <h3>Add a provider</h3>
       <div className="field">
         <label>
           <span className="field-label">Provider id</span>
@@ -73,11 +74,9 @@ export function AddProviderForm() {
             }}
           />
         </label>
-        {idError && (
-          <p role="status" id={idMessage} className="field-error">
-            {idError}
-          </p>
-        )}
+        <p role="status" id={idMessage} className="field-error">
+          {idError}
+        </p>
       </div>
       <div className="field">
         <label>
@@ -95,11 +94,9 @@ export function AddProviderForm() {
             }}
           />
         </label>
-        {limitError && (
-          <p role="status" id={limitMessage} className="field-error">
-            {limitError}
-          </p>
-        )}
+        <p role="status" id={limitMessage} className="field-error">
+          {limitError}
+        </p>
       </div>
       <button type="submit" className="primary">
         Add provider

@@ -1,44 +1,54 @@
+// The control panel: the bar that stays in view, the cards tiled in id order with Routes and
+// Activity below them, and a side column with `Needs you` and `Agents`, over which a card's
+// details open. Nothing in the side column or a card changes another's place.
 import { useEffect, useRef } from "react";
-import { useHeadroom } from "../app-context";
+import { useHeadroom, useHeadroomStore } from "../app-context";
 import { keepFocus } from "../focus";
+import { watchShortcuts } from "../keyboard";
 import { ActivityList } from "./ActivityList";
-import { AddProviderForm } from "./AddProviderForm";
-import { ChartRange } from "./ChartRange";
-import { Notices } from "./Notices";
-import { ProviderFilter } from "./ProviderFilter";
+import { AgentsList } from "./AgentsList";
+import { Details } from "./DetailsPanel";
+import { NeedsYou } from "./NeedsYou";
 import { ProviderList } from "./ProviderList";
 import { RoutesPanel } from "./RoutesPanel";
 import { TokenRefused } from "./TokenRefused";
 import { TopBar } from "./TopBar";
 
 export function App() {
+  const store = useHeadroomStore();
   const connection = useHeadroom((state) => state.connection);
   const loaded = useHeadroom((state) => state.loaded);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => (root.current ? keepFocus(root.current) : undefined), []);
+  useEffect(() => watchShortcuts(store), [store]);
   if (connection === "unauthorized") return <TokenRefused />;
   // Until the host answers again the numbers are from before: shown faded, controls off.
   const stale = connection !== "live";
   return (
     <div className="app" ref={root}>
       <TopBar />
-      <Notices />
       <fieldset className={stale ? "body stale" : "body"} disabled={stale} aria-busy={stale || undefined}>
-        <main>
-          <section className="panel" aria-labelledby="providers-heading">
-            <div className="panel-head">
-              <h2 id="providers-heading">Providers</h2>
-              <ProviderFilter />
-              <span className="spacer" />
-              <span className="field-label">Charts</span>
-              <ChartRange />
-            </div>
-            <AddProviderForm />
-            <ProviderList />
-          </section>
-          {/* Below the cards only once they are in: arriving cards must not push them down. */}
-          {loaded && <RoutesPanel />}
-          {loaded && <ActivityList />}
+        <main className="layout">
+          <div className="main-column">
+            <section className="providers" aria-labelledby="providers-heading">
+              <h2 id="providers-heading" className="visually-hidden">
+                Providers
+              </h2>
+              <ProviderList />
+            </section>
+            {/* Below the cards only once they are in: arriving cards must not push them down. */}
+            {loaded && (
+              <div className="lower">
+                <RoutesPanel />
+                <ActivityList />
+              </div>
+            )}
+          </div>
+          <aside className="side-column" aria-label="What needs you and who runs">
+            <NeedsYou />
+            <AgentsList />
+            <Details />
+          </aside>
         </main>
       </fieldset>
     </div>

@@ -49,7 +49,9 @@ export function CommitField({ label, visibleLabel, value, onCommit, range, input
     if (event.key === "Enter") {
       event.preventDefault();
       settle();
-    } else if (event.key === "Escape") {
+    } else if (event.key === "Escape" && (draft !== undefined || error)) {
+      // Handled here: a details panel around the field stays open.
+      event.preventDefault();
       setDraft(undefined);
       setError(undefined);
     }

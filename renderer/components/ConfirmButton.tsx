@@ -55,6 +55,7 @@ export function ConfirmButton({ name, text, question, confirmName, action, onCon
       onKeyDown={(event) => {
         if (event.key === "Escape") {
           event.stopPropagation();
+          event.preventDefault();
           cancel();
         }
       }}

@@ -1,7 +1,8 @@
-// Who holds a slot and who waits, with a way out for a lease whose agent died holding it.
-// The list has a fixed height and scrolls, so agents coming and going move nothing else.
+// Who holds a slot and who waits, with a way out for a lease whose agent died holding it. On
+// the card, the first three of them in a box of fixed height (agents coming and going move
+// nothing else); in the details, all of them. The agent picked in `Agents` is highlighted.
 import { memo, useLayoutEffect, useRef } from "react";
-import type { HeldLeaseView, LeasesView } from "../../shared/types";
+import type { AgentEntry, HeldLeaseView, LeasesView, WaitingView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatClock } from "../format";
 import { handOffFocus } from "../focus";
@@ -27,7 +28,11 @@ function releaseName(lease: HeldLeaseView, held: readonly HeldLeaseView[]): stri
   return twice ? `${name} (${lease.leaseId})` : name;
 }
 
-function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
+/** A lease belongs to an agent of the Agents list when it carries one of the agent's names. */
+const isOf = (agent: AgentEntry | undefined, agentId: string | undefined): boolean =>
+  agent !== undefined && agentId !== undefined && [agent.key, agent.label, agent.command].includes(agentId);
+
+function HeldLease({ lease, name, picked }: { lease: HeldLeaseView; name: string; picked: boolean }) {
   const intents = useIntents();
   const row = useRef<HTMLLIElement>(null);
   // The lease may end while its Release button has focus (the agent finished): hand it on.
@@ -36,7 +41,7 @@ function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
     return () => handOffFocus(element, "[data-focus=release]");
   }, []);
   return (
-    <li ref={row}>
+    <li ref={row} className={picked ? "picked" : undefined}>
       <span className="agent">{holderName(lease)}</span> <span className="muted">since {formatClock(lease.admittedAt)}</span>{" "}
       <ConfirmButton
         name={`Release ${name}`}
@@ -51,36 +56,69 @@ function HeldLease({ lease, name }: { lease: HeldLeaseView; name: string }) {
   );
 }
 
+function Waiter({ waiter, picked, compact }: { waiter: WaitingView; picked: boolean; compact?: boolean }) {
+  return (
+    <li className={picked ? "picked" : undefined}>
+      {compact && <span className="position">#{waiter.position}</span>}
+      <span className="agent">{waiter.agentId ?? "unnamed agent"}</span> <span className="muted">since {formatClock(waiter.since)}</span>
+      <OnHost host={waiter.host} />
+    </li>
+  );
+}
+
 const EMPTY: LeasesView = { held: [], waiting: [] };
 
-export const LeaseList = memo(function LeaseList({ providerId }: { providerId: string }) {
+/** `max`: how many rows the card has room for, holders first; the rest are in the details. */
+export const LeaseList = memo(function LeaseList({ providerId, max }: { providerId: string; max?: number }) {
   const leases = useHeadroom((state) => state.leases[providerId]) ?? EMPTY;
+  const agent = useHeadroom((state) => state.agents?.find((a) => a.key === state.selectedAgent));
+  const held = max === undefined ? leases.held : leases.held.slice(0, max);
+  const waiting = max === undefined ? leases.waiting : leases.waiting.slice(0, max - held.length);
+  const more = leases.held.length + leases.waiting.length - held.length - waiting.length;
+  if (max !== undefined) {
+    return (
+      <div className="leases leases-compact" role="group" aria-label={`Agents of ${providerId}`}>
+        {held.length + waiting.length === 0 && <p className="muted">no agent holds or waits</p>}
+        {held.length > 0 && (
+          <ul aria-label={`Holding ${providerId}`}>
+            {held.map((lease) => (
+              <HeldLease key={lease.leaseId} lease={lease} name={releaseName(lease, leases.held)} picked={isOf(agent, lease.agentId)} />
+            ))}
+          </ul>
+        )}
+        {waiting.length > 0 && (
+          <ol aria-label={`Waiting for ${providerId}`} className="waiting">
+            {waiting.map((waiter) => (
+              <Waiter key={waiter.waiterId} waiter={waiter} picked={isOf(agent, waiter.agentId)} compact />
+            ))}
+          </ol>
+        )}
+        {more > 0 && <p className="muted more">and {more} more in the details</p>}
+      </div>
+    );
+  }
   return (
     <div className="leases" tabIndex={0} role="group" aria-label={`Agents of ${providerId}`}>
       <div>
-        <h4>Holding</h4>
-        {leases.held.length === 0 ? (
+        <h3>Holding</h3>
+        {held.length === 0 ? (
           <p className="muted">nobody</p>
         ) : (
           <ul aria-label={`Holding ${providerId}`}>
-            {leases.held.map((lease) => (
-              <HeldLease key={lease.leaseId} lease={lease} name={releaseName(lease, leases.held)} />
+            {held.map((lease) => (
+              <HeldLease key={lease.leaseId} lease={lease} name={releaseName(lease, leases.held)} picked={isOf(agent, lease.agentId)} />
             ))}
           </ul>
         )}
       </div>
       <div>
-        <h4>Waiting</h4>
-        {leases.waiting.length === 0 ? (
+        <h3>Waiting</h3>
+        {waiting.length === 0 ? (
           <p className="muted">nobody</p>
         ) : (
           <ol aria-label={`Waiting for ${providerId}`}>
-            {leases.waiting.map((waiter) => (
-              <li key={waiter.waiterId}>
-                <span className="agent">{waiter.agentId ?? "unnamed agent"}</span>{" "}
-                <span className="muted">since {formatClock(waiter.since)}</span>
-                <OnHost host={waiter.host} />
-              </li>
+            {waiting.map((waiter) => (
+              <Waiter key={waiter.waiterId} waiter={waiter} picked={isOf(agent, waiter.agentId)} />
             ))}
           </ol>
         )}

@@ -6,8 +6,9 @@ import { useNow } from "../hooks/use-now";
 import { useWidth } from "../hooks/use-width";
 import type { Sample } from "../store/samples";
 
-const HEIGHT = 112;
-const PAD = { left: 28, right: 6, top: 8, bottom: 18 };
+const PAD = { left: 22, right: 6, top: 6, bottom: 16 };
+/** Below this height the chart is the card's compact one: its legend is read, not shown. */
+const COMPACT = 80;
 const NO_SAMPLES: readonly Sample[] = [];
 
 type Scale = { x: (at: number) => number; y: (value: number) => number };
@@ -30,7 +31,8 @@ function stepLine(samples: readonly Sample[], pick: (s: Sample) => number, { x, 
 /** A top value that gives round tick labels. */
 const niceTop = (value: number): number => (value <= 4 ? Math.max(1, value) : value <= 10 ? Math.ceil(value / 2) * 2 : Math.ceil(value / 5) * 5);
 
-export const LoadChart = memo(function LoadChart({ providerId, limit }: { providerId: string; limit: number }) {
+export const LoadChart = memo(function LoadChart({ providerId, limit, height: HEIGHT }: { providerId: string; limit: number; height: number }) {
+  const compact = HEIGHT < COMPACT;
   const samples = useHeadroom((state) => state.samples[providerId]) ?? NO_SAMPLES;
   const minutes = useHeadroom((state) => state.chartMinutes);
   const box = useRef<HTMLDivElement>(null);
@@ -49,11 +51,11 @@ export const LoadChart = memo(function LoadChart({ providerId, limit }: { provid
     y: (value) => PAD.top + (1 - value / top) * (HEIGHT - PAD.top - PAD.bottom),
   };
   const last = samples[samples.length - 1];
-  const ticks = minutes === 5 ? [5, 4, 3, 2, 1] : [60, 45, 30, 15];
+  const ticks = compact ? [minutes] : minutes === 5 ? [5, 4, 3, 2, 1] : [60, 45, 30, 15];
   const bottom = HEIGHT - PAD.bottom;
   return (
-    <figure className="chart">
-      <figcaption className="chart-legend">
+    <figure className={compact ? "chart chart-compact" : "chart"}>
+      <figcaption className={compact ? "chart-legend visually-hidden" : "chart-legend"}>
         <span className="key key-active">active</span>
         <span className="key key-queued">queued</span>
         <span className="key key-limit">limit</span>
@@ -61,7 +63,7 @@ export const LoadChart = memo(function LoadChart({ providerId, limit }: { provid
           now {last?.active ?? 0} active, {last?.queued ?? 0} queued, limit {limit}
         </span>
       </figcaption>
-      <div ref={box} className="chart-box">
+      <div ref={box} className="chart-box" style={{ height: HEIGHT }}>
         <svg
           width={width}
           height={HEIGHT}

@@ -27,7 +27,7 @@ export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) 
   }
   return (
     <div className="pause">
-      <span className="pause-text" title={reason}>
+      <span className="pause-text" title={reason ?? "Paused after a rate limit (429)"}>
         Paused {why}: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
       </span>
       <button type="button" className="small" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : resume(event))}>

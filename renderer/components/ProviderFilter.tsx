@@ -1,6 +1,6 @@
 import { useHeadroom, useHeadroomStore } from "../app-context";
 
-/** Narrows the cards by id: with dozens of providers, the one you want is a few letters away. */
+/** Narrows the cards by id: with dozens of providers, the one you want is a few letters away. `/` comes here. */
 export function ProviderFilter() {
   const store = useHeadroomStore();
   const filter = useHeadroom((state) => state.filter);
@@ -9,9 +9,17 @@ export function ProviderFilter() {
       type="search"
       className="filter"
       aria-label="Filter providers"
-      placeholder="Filter providers"
+      aria-keyshortcuts="/"
+      placeholder="Filter providers   /"
+      data-focus="filter"
       value={filter}
       onChange={(event) => store.setState({ filter: event.target.value })}
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && filter !== "") {
+          event.preventDefault();
+          store.setState({ filter: "" });
+        }
+      }}
     />
   );
 }

@@ -29,12 +29,13 @@ export function ReductionBanner({ entry }: { entry: ConcurrencyStatusEntry }) {
   const restoreButton = autoReducedFrom !== undefined && (
     <button
       type="button"
-      className={dismissed ? "small" : "primary"}
+      className={dismissed ? "small" : "small primary"}
       data-focus="restore"
       aria-disabled={busy || undefined}
       onClick={(event) => void (busy ? undefined : restore(event, autoReducedFrom))}
     >
-      Restore limit to {autoReducedFrom}
+      <span aria-hidden="true">Restore {autoReducedFrom}</span>
+      <span className="visually-hidden">Restore limit to {autoReducedFrom}</span>
     </button>
   );
   const errorLine = error && (
@@ -43,22 +44,34 @@ export function ReductionBanner({ entry }: { entry: ConcurrencyStatusEntry }) {
     </p>
   );
 
+  const badge = <span className="badge warn">{autoReducedFrom !== undefined ? `auto-reduced from ${autoReducedFrom}` : "auto-reduced"}</span>;
   if (dismissed) {
     return (
       <div className="reduced-line">
-        <span className="muted">Lowered after a rate limit (429).</span>
+        {badge}
         {restoreButton}
         {errorLine}
       </div>
     );
   }
+  const notice = entry.notice ?? `Limit for ${providerId} was lowered after a rate limit (429).`;
+  // The card has room for the badge and the two buttons; the sentence is read out with them,
+  // shown on hover, and in full in `Needs you`.
   return (
-    <div role="alert" className="banner">
-      <p>{entry.notice ?? `Limit for ${providerId} was lowered after a rate limit (429).`}</p>
+    <div role="alert" className="banner" title={notice}>
+      <p className="visually-hidden">{notice}</p>
       <div className="banner-actions">
+        {badge}
         {restoreButton}
-        <button type="button" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : dismiss(event))}>
-          Dismiss
+        <button
+          type="button"
+          className="small icon"
+          aria-label="Dismiss"
+          title="Dismiss: hide this banner (the badge and Restore stay)"
+          aria-disabled={busy || undefined}
+          onClick={(event) => void (busy ? undefined : dismiss(event))}
+        >
+          ✕
         </button>
       </div>
       {errorLine}

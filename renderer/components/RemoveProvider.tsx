@@ -1,11 +1,15 @@
-import { useIntents } from "../app-context";
+import { useHeadroomStore, useIntents } from "../app-context";
 import { ConfirmButton } from "./ConfirmButton";
 
-/** Where focus goes once a card is gone: the next card, else the previous one, else the add form. */
-function focusAfterRemoval(from: HTMLElement): () => void {
-  const card = from.closest(".card");
+/**
+ * Where focus goes once a provider is gone (its details close with it): the next card, else
+ * the previous one, else the add form.
+ */
+function focusAfterRemoval(providerId: string, close: () => void): () => void {
+  const card = document.getElementById(`provider-${providerId}`);
   const neighbour = (card?.nextElementSibling ?? card?.previousElementSibling)?.querySelector<HTMLElement>("[data-focus=heading]");
   return () => {
+    close();
     const target = neighbour?.isConnected ? neighbour : document.querySelector<HTMLElement>("[data-focus=new-provider]");
     target?.focus();
   };
@@ -14,6 +18,7 @@ function focusAfterRemoval(from: HTMLElement): () => void {
 /** Removing answers every waiter with an error, so it asks once more. */
 export function RemoveProvider({ providerId }: { providerId: string }) {
   const intents = useIntents();
+  const store = useHeadroomStore();
   return (
     <ConfirmButton
       name={`Remove ${providerId}`}
@@ -21,7 +26,7 @@ export function RemoveProvider({ providerId }: { providerId: string }) {
       question={`Remove ${providerId}? Agents waiting for it get an error.`}
       confirmName={`Yes, remove ${providerId}`}
       action={() => intents.removeProvider(providerId)}
-      onConfirm={focusAfterRemoval}
+      onConfirm={() => focusAfterRemoval(providerId, () => store.setState({ details: undefined }))}
     />
   );
 }

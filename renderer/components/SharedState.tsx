@@ -7,10 +7,10 @@ export function SharedBadge({ hosts }: { hosts: number | undefined }) {
   return <span className="badge shared">{hosts === undefined ? "Shared" : `Shared · ${hostCount(hosts)}`}</span>;
 }
 
-/** In the banner's place when there is no banner, so it moves nothing; below it otherwise. */
+/** In the card's line for what happens now, so it moves nothing; the whole reason on hover. */
 export function WaitReason({ reason }: { reason: string }) {
   return (
-    <p role="status" className="wait-reason">
+    <p role="status" className="wait-reason" title={reason}>
       <strong>Agents wait:</strong> {reason}
     </p>
   );

@@ -3,7 +3,10 @@
 import { useEffect, useMemo } from "react";
 import { useHeadroom } from "../app-context";
 import { attentionOf, titleOf, type Attention } from "../store/attention";
+import { ChartRange } from "./ChartRange";
 import { ConnectionStatus } from "./ConnectionStatus";
+import { NotifyButton } from "./NotifyButton";
+import { ProviderFilter } from "./ProviderFilter";
 import { RedisStatus } from "./RedisStatus";
 
 function bringIntoView(elementId: string, focusSelector: string): void {
@@ -61,6 +64,9 @@ export function TopBar() {
           focus="[data-focus=heading]"
         />
       </nav>
+      <ProviderFilter />
+      <ChartRange />
+      <NotifyButton />
     </header>
   );
 }

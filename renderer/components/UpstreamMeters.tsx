@@ -18,7 +18,7 @@ const NAMES = [
   ["outputTokens", "Output tokens"],
 ] as const;
 
-export function UpstreamMeters({ entry }: { entry: ConcurrencyStatusEntry }) {
+export function UpstreamMeters({ entry, rows }: { entry: ConcurrencyStatusEntry; rows?: number | undefined }) {
   const readings = (entry as WithReadings).upstreamLimits;
   if (!readings) return null;
   const shown = NAMES.flatMap(([key, name]) => {
@@ -26,14 +26,15 @@ export function UpstreamMeters({ entry }: { entry: ConcurrencyStatusEntry }) {
     return bucket?.limit !== undefined && bucket.remaining !== undefined ? [{ key, name, limit: bucket.limit, bucket }] : [];
   });
   if (shown.length === 0) return null;
+  if (rows !== undefined) shown.splice(rows);
   return (
     <div className="meters" aria-label={`Upstream limits for ${entry.providerId}`} role="group">
       {shown.map(({ key, name, limit, bucket }) => (
         <div key={key} className="meter-row">
-          <span className="field-label">{name} left</span>
+          <span className="field-label">{name}</span>
           <meter min={0} max={limit} value={bucket.remaining} aria-label={`${name} left for ${entry.providerId}`} />
           <span className="meter-value">
-            {bucket.remaining} / {limit}
+            {bucket.remaining} left
             {bucket.resetAt !== undefined && <span className="muted"> · resets in {formatRemaining(bucket.resetAt - readings.seenAt)}</span>}
           </span>
         </div>

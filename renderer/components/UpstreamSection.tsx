@@ -1,25 +1,21 @@
 // The upstream base URL, and the lines an agent needs to go through Headroom.
-import { checkProviderConfigBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
 import { runLine, setupLines } from "../agent-lines";
-import { CommitField, refused } from "./CommitField";
 import { CopyLine } from "./CopyLine";
+import { UrlField } from "./UrlField";
 
 export function UpstreamSection({ providerId, upstream }: { providerId: string; upstream: string | undefined }) {
   const intents = useIntents();
   const proxyUrl = useHeadroom((state) => state.hostInfo?.proxyUrl);
   return (
     <div className="upstream">
-      <CommitField
+      <UrlField
         label={`Upstream URL for ${providerId}`}
         visibleLabel="Upstream URL"
+        placeholder="https://api.example.com"
         value={upstream ?? ""}
-        inputProps={{ type: "url", placeholder: "https://api.example.com", className: "wide" }}
-        onCommit={(draft) => {
-          const text = draft.trim();
-          const checked = checkProviderConfigBody({ upstream: text === "" ? null : text });
-          return checked.ok ? intents.configure(providerId, checked.value) : refused(checked.message);
-        }}
+        focusKey="upstream"
+        onSave={(text) => intents.configure(providerId, { upstream: text === "" ? null : text })}
       />
       <div className="agent-lines">
         {upstream ? (

@@ -1,6 +1,6 @@
 // Pure steps from a pushed snapshot to the next state. Each returns only what changed, with
 // unchanged parts keeping their identity (see share.ts).
-import type { ConcurrencyStatusEntry, ConcurrencyStatusResponse, HistoryEvent, LeasesView, RoutesView } from "../../shared/types";
+import type { AgentEntry, ConcurrencyStatusEntry, ConcurrencyStatusResponse, HistoryEvent, LeasesView, RoutesView } from "../../shared/types";
 import type { HeadroomState } from "./headroom-store";
 import { routeKeyOf } from "./route-key";
 import { addSample } from "./samples";
@@ -108,4 +108,13 @@ export function applyLeases(state: HeadroomState, providerId: string, leases: Le
   const held = state.leases[providerId];
   if (held && sameLeases(held, leases)) return {};
   return { leases: { ...state.leases, [providerId]: leases } };
+}
+
+/** The same list when nothing an agent row shows changed (the host pushes up to twice a second). */
+export function applyAgents(state: HeadroomState, agents: readonly AgentEntry[]): Partial<HeadroomState> {
+  const held = state.agents;
+  if (held && JSON.stringify(held) === JSON.stringify(agents)) return {};
+  const selected = state.selectedAgent;
+  const gone = selected !== undefined && !agents.some((agent) => agent.key === selected);
+  return gone ? { agents, selectedAgent: undefined } : { agents };
 }

@@ -3,7 +3,7 @@
 // change is what tells us leases moved; an idle provider needs no request at all).
 import type { Bridge } from "../../shared/contract";
 import type { ConcurrencyStatusEntry } from "../../shared/types";
-import { applyHistory, applyHistoryAdded, applyLeases, applyRoutes, applyStatus, NO_LEASES } from "./apply-snapshots";
+import { applyAgents, applyHistory, applyHistoryAdded, applyLeases, applyRoutes, applyStatus, NO_LEASES } from "./apply-snapshots";
 import { mergeSeries } from "./samples";
 import type { HeadroomStore } from "./headroom-store";
 
@@ -49,6 +49,7 @@ export function connectStore(store: HeadroomStore, bridge: Bridge, options: Conn
     bridge.subscribe("routes", (routes) => store.setState((state) => applyRoutes(state, routes))),
     bridge.subscribe("history", ({ events }) => store.setState((state) => applyHistory(state, events))),
     bridge.subscribe("history-added", ({ events }) => store.setState((state) => applyHistoryAdded(state, events))),
+    bridge.subscribe("agents", ({ agents }) => store.setState((state) => applyAgents(state, agents))),
     bridge.onConnection((connection) => {
       store.setState({ connection });
       // The chart starts full: the host's history since before this window opened (or

@@ -2,7 +2,7 @@
 // selects its own entry and an unchanged entry keeps its identity across snapshots.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ConnectionState, HostInfo } from "../../shared/contract";
-import type { BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RedisState, RouteEntry } from "../../shared/types";
+import type { AgentEntry, BreakerSettings, ConcurrencyStatusEntry, HistoryEvent, LeasesView, RedisState, RouteEntry } from "../../shared/types";
 import type { ChartMinutes, Sample } from "./samples";
 
 export interface HeadroomState {
@@ -27,6 +27,12 @@ export interface HeadroomState {
   chartMinutes: ChartMinutes;
   /** What the `Filter providers` searchbox narrows the cards to. */
   filter: string;
+  /** SPEC §9's agents; undefined while the host has sent none (an older host: no list at all). */
+  agents: readonly AgentEntry[] | undefined;
+  /** The provider whose details are open, if any: one at a time. */
+  details: string | undefined;
+  /** The agent picked in the Agents list, whose leases are highlighted on the cards. */
+  selectedAgent: string | undefined;
 }
 
 export type HeadroomStore = StoreApi<HeadroomState>;
@@ -48,6 +54,9 @@ export const initialState: HeadroomState = {
   tokenGiven: true,
   chartMinutes: 5,
   filter: "",
+  agents: undefined,
+  details: undefined,
+  selectedAgent: undefined,
 };
 
 export const createHeadroomStore = (): HeadroomStore => createStore<HeadroomState>(() => initialState);

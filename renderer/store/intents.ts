@@ -53,6 +53,10 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
       onSuccess(bridge.invoke("provider:configure", { providerId, ...change }), (view) => patch(providerId, entryChange(change, view))),
     resume: (providerId: string) =>
       onSuccess(bridge.invoke("provider:resume", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
+    /** SPEC §1 Accept: `Keep N`, the lowered limit stays and the reduction is cleared. */
+    acceptNotice: (providerId: string) =>
+      onSuccess(bridge.invoke("notice:accept", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
+    providerConfig: (providerId: string) => bridge.invoke("provider:get", { providerId }),
     dismissNotice: (providerId: string) =>
       onSuccess(bridge.invoke("notice:dismiss", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
     releaseLease: (leaseId: string) => bridge.invoke("lease:release", { leaseId }),

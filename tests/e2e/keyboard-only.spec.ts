@@ -20,7 +20,7 @@ async function tabTo(page: Page, name: string, backwards = false): Promise<void>
 }
 
 test("restore, dismiss, limit, cooldown, copy, release, reset, add and remove, all by keyboard", async ({ page, context, host, openWindow }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000); // one long walk through the whole window, details included
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const { client } = host;
   await client.setLimit("anthropic", 4);
@@ -51,9 +51,14 @@ test("restore, dismiss, limit, cooldown, copy, release, reset, add and remove, a
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
   await expect.poll(async () => (await client.cooldown("anthropic")).cooldownMs).toBe(380);
 
+  // The rest is in the details: Enter opens them and puts focus in them.
+  await tabTo(page, "Details for anthropic", true);
+  await page.keyboard.press("Enter");
+  const details = page.getByRole("region", { name: "anthropic details" });
+  await expect(details.getByRole("heading", { name: "anthropic" })).toBeFocused();
   await tabTo(page, "Copy run command for anthropic");
   await page.keyboard.press("Enter");
-  await expect(anthropic.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  await expect(details.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
   expect(await page.evaluate("navigator.clipboard.readText()")).toBe("npx headroom run --provider anthropic -- claude");
 
   await tabTo(page, "Release codex-1");
@@ -75,9 +80,11 @@ test("restore, dismiss, limit, cooldown, copy, release, reset, add and remove, a
   await expect(card(page, "mistral")).toBeVisible();
   expect(await client.limit("mistral")).toEqual({ providerId: "mistral", limit: 2 });
 
+  await tabTo(page, "Details for mistral", true);
+  await page.keyboard.press("Enter");
   await tabTo(page, "Remove mistral");
   await page.keyboard.press("Enter");
-  await expect(card(page, "mistral").getByRole("button", { name: "Yes, remove mistral" })).toBeFocused();
+  await expect(page.getByRole("region", { name: "mistral details" }).getByRole("button", { name: "Yes, remove mistral" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(card(page, "mistral")).toHaveCount(0);
   expect((await client.status()).providers.map((p) => p.providerId)).toEqual(["anthropic", "openai"]);

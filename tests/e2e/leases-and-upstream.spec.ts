@@ -1,5 +1,5 @@
 import { codexLine, DEFAULT_PROXY_URL } from "../../renderer/agent-lines";
-import { card, expect, test } from "./support/fixtures";
+import { card, countRequests, expect, openDetails, test } from "./support/fixtures";
 
 test("the card shows who holds and who waits, and a stuck lease can be released by hand", async ({ page, host, openWindow }) => {
   await host.client.setLimit("anthropic", 1);
@@ -41,7 +41,7 @@ test("an upstream URL gives the lines an agent needs, with copy buttons", async 
   await openWindow();
   const proxyUrl = (await host.client.hostInfo()).proxyUrl ?? DEFAULT_PROXY_URL;
 
-  const anthropic = card(page, "anthropic");
+  const anthropic = await openDetails(page, "anthropic");
   const upstream = anthropic.getByRole("textbox", { name: "Upstream URL for anthropic" });
   await upstream.fill("https://api.anthropic.com");
   await upstream.press("Enter");
@@ -56,12 +56,40 @@ test("an upstream URL gives the lines an agent needs, with copy buttons", async 
 
   // Set elsewhere (HTTP), shown here: an OpenAI-style provider gets the /v1 form.
   await host.client.setProvider("openrouter", { upstream: "https://openrouter.ai/api" });
-  await expect(card(page, "openrouter").getByText(`OPENAI_BASE_URL=${proxyUrl}/openrouter/v1`, { exact: true })).toBeVisible();
+  const openrouter = await openDetails(page, "openrouter");
+  await expect(openrouter.getByText(`OPENAI_BASE_URL=${proxyUrl}/openrouter/v1`, { exact: true })).toBeVisible();
   // Codex ignores OPENAI_BASE_URL: it gets its own provider entry (SPEC §6 "Agent setup lines").
-  await expect(card(page, "openrouter").getByText(codexLine(`${proxyUrl}/openrouter/v1`), { exact: true })).toBeVisible();
+  await expect(openrouter.getByText(codexLine(`${proxyUrl}/openrouter/v1`), { exact: true })).toBeVisible();
 
-  const bad = card(page, "openrouter").getByRole("textbox", { name: "Upstream URL for openrouter" });
+  const bad = openrouter.getByRole("textbox", { name: "Upstream URL for openrouter" });
+  const box = await openrouter.getByRole("button", { name: "Save Upstream URL for openrouter" }).boundingBox();
   await bad.fill("ftp://example.com");
   await bad.press("Enter");
-  await expect(bad).toHaveAccessibleDescription(/upstream must be an http:\/\/ or https:\/\/ URL/);
+  await expect(bad).toHaveAccessibleDescription("The address must start with http:// or https://.");
+  // The message has its own place: the Save button did not move.
+  expect(await openrouter.getByRole("button", { name: "Save Upstream URL for openrouter" }).boundingBox()).toEqual(box);
+});
+
+test("a URL is saved only on purpose: half a URL is never sent on blur, Escape reverts, unsaved is marked", async ({ page, host, openWindow }) => {
+  await host.client.setLimit("gemini", 2);
+  await host.client.setProvider("gemini", { upstream: "https://generativelanguage.googleapis.com" });
+  await openWindow();
+  const puts = countRequests(page, "PUT", "/concurrency/providers/");
+  const details = await openDetails(page, "gemini");
+  const upstream = details.getByRole("textbox", { name: "Upstream URL for gemini" });
+
+  await upstream.fill("https://generativelang");
+  await expect(details.getByText("Upstream URL · unsaved")).toBeVisible();
+  await details.getByRole("spinbutton", { name: "Response timeout ms for gemini" }).focus(); // blur
+  await expect(upstream).toHaveValue("https://generativelang");
+  await upstream.press("Escape");
+  await expect(upstream).toHaveValue("https://generativelanguage.googleapis.com");
+  await expect(details.getByText("Upstream URL · unsaved")).toHaveCount(0);
+  await expect(details).toBeVisible(); // Escape in a field reverts it; it does not close the details
+  expect(puts.count).toBe(0);
+
+  await upstream.fill("https://example.com/gemini");
+  await details.getByRole("button", { name: "Save Upstream URL for gemini" }).click();
+  await expect.poll(async () => (await host.client.provider("gemini")).upstream).toBe("https://example.com/gemini");
+  expect(puts.count).toBe(1);
 });

@@ -1,4 +1,4 @@
-import { card, countRequests, expect, test } from "./support/fixtures";
+import { card, countRequests, expect, openDetails, test } from "./support/fixtures";
 
 test("a new user is told what to do, adds a provider and gets its card", async ({ page, host, openWindow }) => {
   await openWindow();
@@ -39,7 +39,7 @@ test("removing a provider asks once more, then its card goes", async ({ page, ho
   await host.client.setLimit("openai", 2);
   await host.client.setLimit("openai-2", 2);
   await openWindow();
-  const openai = card(page, "openai");
+  const openai = await openDetails(page, "openai");
 
   await openai.getByRole("button", { name: "Remove openai" }).click();
   await expect(openai.getByRole("button", { name: "Yes, remove openai" })).toBeFocused();
@@ -52,6 +52,7 @@ test("removing a provider asks once more, then its card goes", async ({ page, ho
   await openai.getByRole("button", { name: "Remove openai" }).click();
   await openai.getByRole("button", { name: "Yes, remove openai" }).click();
   await expect(openai).toHaveCount(0);
+  await expect(card(page, "openai")).toHaveCount(0);
   await expect(card(page, "openai-2")).toBeVisible();
   await expect(card(page, "openai-2").getByRole("heading", { name: "openai-2" })).toBeFocused();
   expect((await host.client.status()).providers.map((p) => p.providerId)).toEqual(["openai-2"]);

@@ -38,7 +38,8 @@ test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows i
 
   // A reduction needs the provider out of its pause: lift it by hand.
   await anthropic.getByRole("button", { name: "Resume now" }).click();
-  await expect(anthropic.getByText("paused", { exact: true })).toHaveCount(0);
+  await expect(anthropic.getByText(/^paused ·/)).toHaveCount(0);
+  await expect(anthropic.getByText("admitting", { exact: true })).toBeVisible();
   await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toBeFocused();
 
   await rateLimit(host.client, "anthropic", 30_000);
@@ -52,4 +53,29 @@ test("a 429 shows the banner; Dismiss survives a reload; a new reduction shows i
   await expect(anthropic.getByRole("spinbutton", { name: "Limit for anthropic" })).toBeFocused();
   const entry = (await host.client.status()).providers[0];
   expect(entry).toMatchObject({ limit: 4, autoReduced: false });
+});
+
+test("Needs you lists the reduction with `Restore limit to N` and `Keep N`; Keep N accepts the lower limit", async ({ page, host, openWindow }) => {
+  await host.client.setLimit("anthropic", 4);
+  await host.client.setLimit("openai", 2);
+  await openWindow();
+  const needs = page.getByRole("region", { name: "Needs you" });
+  await expect(needs.getByText("Nothing needs you", { exact: true })).toBeVisible();
+  const cards = await page.locator(".card").evaluateAll((all) => all.map((c) => c.getBoundingClientRect().top));
+
+  await rateLimit(host.client, "anthropic", 30_000);
+  const item = needs.getByRole("listitem", { name: "anthropic: limit lowered from 4 to 3" });
+  await expect(item).toContainText("Limit for anthropic lowered from 4 to 3 after a rate limit (429).");
+  await expect(item.getByRole("button", { name: "Restore limit to 4" })).toBeVisible();
+  // Newest first: the pause came with the reduction, both are listed, and no card moved.
+  await expect(needs.getByRole("listitem", { name: "anthropic: paused" })).toBeVisible();
+  expect(await page.locator(".card").evaluateAll((all) => all.map((c) => c.getBoundingClientRect().top))).toEqual(cards);
+
+  await item.getByRole("button", { name: "Keep 3" }).click();
+  await expect(item).toHaveCount(0);
+  await expect(card(page, "anthropic").getByText(/^auto-reduced/)).toHaveCount(0);
+  await expect(card(page, "anthropic").getByRole("alert")).toHaveCount(0);
+  expect((await host.client.status()).providers.find((p) => p.providerId === "anthropic")).toMatchObject({ limit: 3, autoReduced: false });
+  expect((await host.client.status()).providers[0]?.notice).toBeUndefined();
+  await expect(page).toHaveTitle("Headroom — anthropic paused");
 });

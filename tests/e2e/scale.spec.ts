@@ -1,8 +1,8 @@
-// SPEC §4 at scale: problems first, a filter, open routes first, no run ids, the width used.
+// SPEC §4 at scale: stable order by id, a filter, open routes first, no run ids, the width used.
 import { card, expect, test } from "./support/fixtures";
 import { rateLimit } from "./support/rate-limit";
 
-test("with 43 providers the ones that need attention come first and a filter narrows the cards", async ({ page, host, openWindow }) => {
+test("with 43 providers the cards stay in id order whatever needs attention, and a filter narrows them", async ({ page, host, openWindow }) => {
   test.setTimeout(60_000);
   for (let i = 0; i < 40; i++) await host.client.setLimit(`p-${String(i).padStart(2, "0")}`, 2);
   await host.client.setLimit("queued-one", 1);
@@ -17,18 +17,27 @@ test("with 43 providers the ones that need attention come first and a filter nar
 
   const cards = page.locator(".card");
   await expect(cards).toHaveCount(43);
-  await expect(cards.nth(0)).toHaveAttribute("aria-label", "paused-one");
-  await expect(cards.nth(1)).toHaveAttribute("aria-label", "reduced-one");
-  await expect(cards.nth(2)).toHaveAttribute("aria-label", "queued-one");
-  await expect(cards.nth(3)).toHaveAttribute("aria-label", "p-00");
+  await expect(cards.nth(0)).toHaveAttribute("aria-label", "p-00");
+  await expect(cards.nth(40)).toHaveAttribute("aria-label", "paused-one");
+  await expect(cards.nth(41)).toHaveAttribute("aria-label", "queued-one");
+  await expect(cards.nth(42)).toHaveAttribute("aria-label", "reduced-one");
+  // What needs attention is in Needs you instead.
+  const needs = page.getByRole("region", { name: "Needs you" });
+  await expect(needs.getByRole("listitem", { name: "paused-one: paused" })).toBeVisible();
+  await expect(needs.getByRole("listitem", { name: "reduced-one: limit lowered from 3 to 2" })).toBeVisible();
+
+  // `/` focuses the filter; Escape clears it.
 
   const filter = page.getByRole("searchbox", { name: "Filter providers" });
-  await filter.fill("p-1");
+  await page.locator("body").press("/");
+  await expect(filter).toBeFocused();
+  await page.keyboard.type("p-1");
   await expect(cards).toHaveCount(10);
   await expect(card(page, "p-13")).toBeVisible();
   await filter.fill("nothing-like-this");
   await expect(page.getByText("No provider matches the filter.")).toBeVisible();
-  await filter.fill("");
+  await filter.press("Escape");
+  await expect(filter).toHaveValue("");
   await expect(cards).toHaveCount(43);
   await queued;
 });
@@ -53,12 +62,14 @@ test("open and half-open routes come first; a half-open route says `probe in pro
   await expect(probe).not.toContainText("run-3f9c2a71");
 });
 
-test("at 1920 px the cards fill the width in a grid", async ({ page, host, openWindow }) => {
+test("at 1920 px the cards fill the width beside the side column", async ({ page, host, openWindow }) => {
   for (const id of ["a", "b", "c", "d"]) await host.client.setLimit(id, 2);
   await page.setViewportSize({ width: 1920, height: 1080 });
   await openWindow();
   const boxes = await Promise.all(["a", "b", "c", "d"].map(async (id) => (await card(page, id).boundingBox())!));
   expect(new Set(boxes.map((box) => Math.round(box.y))).size).toBe(1); // one row
   const right = Math.max(...boxes.map((box) => box.x + box.width));
-  expect(right).toBeGreaterThan(1920 * 0.9);
+  expect(right).toBeGreaterThan(1920 * 0.4);
+  const side = (await page.getByRole("region", { name: "Needs you" }).boundingBox())!;
+  expect(side.x).toBeGreaterThan(1920 * 0.8);
 });

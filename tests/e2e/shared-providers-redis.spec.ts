@@ -8,6 +8,7 @@ test("the switch shares a provider by keyboard; the card and the command line ag
   test.setTimeout(60_000);
   await sharingHost.client.setLimit("anthropic", 2);
   await openWindow();
+  await page.getByRole("button", { name: "Details for anthropic" }).click();
   const ui = sharedUi(page);
   const toggle = ui.shareSwitch("anthropic");
   await expect(ui.redisState()).toHaveText("Redis connected");

@@ -1,12 +1,13 @@
 // SPEC §7 on a host without Redis: the share switch is there but cannot share, says why on
 // hover and focus, and the command line gets the host's refusal naming HEADROOM_REDIS_URL.
 import AxeBuilder from "@axe-core/playwright";
-import { countRequests, expect, test } from "./support/fixtures";
+import { countRequests, expect, openDetails, test } from "./support/fixtures";
 import { headroomCli, NO_REDIS_EXPLANATION, sharedUi } from "./support/shared-providers";
 
 test("without Redis the switch explains itself, sends nothing, and `providers share` is refused", async ({ page, host, openWindow }) => {
   await host.client.setLimit("anthropic", 3);
   await openWindow();
+  await openDetails(page, "anthropic");
   const ui = sharedUi(page);
   const toggle = ui.shareSwitch("anthropic");
   const puts = countRequests(page, "PUT", "/concurrency/providers/");
@@ -22,7 +23,7 @@ test("without Redis the switch explains itself, sends nothing, and `providers sh
   await expect(explanation).toBeHidden();
 
   // Reached by keyboard like any control, and inert under Space and Enter as under a click.
-  await page.getByRole("spinbutton", { name: "Cooldown ms for anthropic" }).focus();
+  await page.getByRole("spinbutton", { name: "Response timeout ms for anthropic" }).focus();
   await page.keyboard.press("Tab");
   await expect(toggle).toBeFocused();
   await expect(explanation).toBeVisible();
@@ -49,6 +50,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     await host.client.setLimit("anthropic", 3);
     await openWindow();
+    await openDetails(page, "anthropic");
     await sharedUi(page).shareSwitch("anthropic").focus();
     await expect(page.getByRole("tooltip").filter({ hasText: NO_REDIS_EXPLANATION })).toBeVisible();
     const results = await new AxeBuilder({ page }).analyze();

@@ -1,6 +1,6 @@
 // SPEC §4 text: durations as people say them, and terms that explain themselves on hover
 // and on keyboard focus.
-import { card, expect, test } from "./support/fixtures";
+import { card, expect, openDetails, test } from "./support/fixtures";
 
 test("durations read as people say them; cooldown, recycling and breaker settings explain themselves", async ({ page, host, openWindow }) => {
   await host.client.setLimit("anthropic", 2);
@@ -8,14 +8,16 @@ test("durations read as people say them; cooldown, recycling and breaker setting
   await host.client.setRouteSettings({ cooldownMs: 150_000 });
   await openWindow();
   const anthropic = card(page, "anthropic");
-  await expect(anthropic.getByRole("definition").filter({ hasText: "1.2 s" })).toBeVisible();
+  await expect(anthropic.getByText("cooldown 1.2 s after each release")).toBeVisible();
   await expect(page.getByText("= 2 min 30 s")).toBeVisible();
   await expect(anthropic.getByRole("slider", { name: "Cooldown for anthropic" })).toHaveAttribute("aria-valuetext", "1.2 s");
 
   // Keyboard focus shows the explanation, and it is the term's description.
-  const recycling = anthropic.getByText("Recycling", { exact: true });
+  const details = await openDetails(page, "anthropic");
+  await expect(details.getByRole("definition").filter({ hasText: "1.2 s" })).toBeVisible();
+  const recycling = details.getByText("Recycling", { exact: true });
   await recycling.focus();
-  await expect(anthropic.getByRole("tooltip").filter({ hasText: "Slots just released" })).toBeVisible();
+  await expect(details.getByRole("tooltip").filter({ hasText: "Slots just released" })).toBeVisible();
   await expect(recycling).toHaveAccessibleDescription(/resting for the cooldown/);
   // Hover does too.
   await page.getByText("Open for (ms)").hover();

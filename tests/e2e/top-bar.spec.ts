@@ -26,8 +26,9 @@ test("the bar counts paused providers, open routes and queued agents, and each b
   await page.mouse.wheel(0, 3_000);
   await expect(bar).toBeInViewport();
   await bar.getByRole("button", { name: "1 open route" }).click();
-  await expect(page.getByRole("button", { name: "Reset openai/http/gpt-5" })).toBeFocused();
-  await expect(page.getByRole("button", { name: "Reset openai/http/gpt-5" })).toBeInViewport();
+  const reset = page.getByRole("table", { name: "Routes" }).getByRole("button", { name: "Reset openai/http/gpt-5" });
+  await expect(reset).toBeFocused();
+  await expect(reset).toBeInViewport();
   await bar.getByRole("button", { name: "1 queued agent" }).click();
   await expect(card(page, "zeta").getByRole("heading", { name: "zeta" })).toBeFocused();
   await expect(card(page, "zeta").getByRole("heading", { name: "zeta" })).toBeInViewport();
@@ -45,8 +46,10 @@ test("while the host is gone the data is marked stale and the controls are off u
   const limit = card(page, "anthropic").getByRole("spinbutton", { name: "Limit for anthropic" });
   await expect(limit).toBeEnabled();
 
+  await expect(page).toHaveTitle("Headroom");
   await host.stop();
   await expect(page.getByRole("status").filter({ hasText: "Reconnecting…" })).toBeVisible();
+  await expect(page).toHaveTitle("Headroom — disconnected");
   await expect(page.getByRole("status").filter({ hasText: "Reconnecting…" })).toContainText("from before");
   await expect(limit).toBeDisabled();
   await expect(page.getByRole("button", { name: "Add provider" })).toBeDisabled();
@@ -54,6 +57,7 @@ test("while the host is gone the data is marked stale and the controls are off u
 
   await host.start();
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+  await expect(page).toHaveTitle("Headroom");
   await expect(limit).toBeEnabled();
   await expect(page.locator("main")).toHaveCSS("opacity", "1");
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { createApiClient } from "../../shared/api-client";
 import type { HistoryKind } from "../../shared/types";
-import { DEMO_PROVIDER, startDemo } from "../../demo/demo";
+import { cliEnvironment, DEMO_PROVIDER, startDemo } from "../../demo/demo";
 import { sleep } from "../support/test-host";
 
 const WANTED: HistoryKind[] = ["rate_limited", "paused", "reduced", "route_opened", "route_closed"];
@@ -9,7 +9,10 @@ const WANTED: HistoryKind[] = ["rate_limited", "paused", "reduced", "route_opene
 test("the demo shows, within 20 s, a queue, a 429 pause, an auto-reduction and a route opening and closing", async () => {
   const demo = await startDemo({ port: 0, proxyPort: 0 });
   try {
-    const client = createApiClient({ baseUrl: `http://127.0.0.1:${demo.host.port}`, token: demo.host.token });
+    // The line `npm run demo` prints for the command line is all a client needs to reach it.
+    const printed = Object.fromEntries(cliEnvironment(demo).split(" ").map((pair) => pair.split("=") as [string, string]));
+    expect(Object.keys(printed)).toEqual(["HEADROOM_URL", "HEADROOM_TOKEN"]);
+    const client = createApiClient({ baseUrl: printed.HEADROOM_URL!, token: printed.HEADROOM_TOKEN! });
     const deadline = Date.now() + 18_000;
     let maxQueued = 0;
     let sawReducedBanner = false;

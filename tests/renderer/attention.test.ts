@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { formatDuration, formatRemaining } from "../../shared/duration";
-import { attentionOf, sortedProviderIds, sortedRouteKeys, titleOf } from "../../renderer/store/attention";
+import { attentionOf, needsOf, sortedProviderIds, sortedRouteKeys, titleOf } from "../../renderer/store/attention";
 import { initialState, type HeadroomState } from "../../renderer/store/headroom-store";
 import { routeKeyOf } from "../../renderer/store/route-key";
 import type { ConcurrencyStatusEntry, RouteEntry } from "../../shared/types";
@@ -23,7 +23,7 @@ test("durations read as people say them, from one formatter", () => {
   expect(formatRemaining(-5)).toBe("0 s");
 });
 
-test("paused, then auto-reduced, then queued providers come first; the rest by id; the filter narrows", () => {
+test("cards keep their place by id whatever needs attention; the filter only narrows", () => {
   const state = stateWith([
     statusEntry("alpha"),
     statusEntry("queued", { queued: 2 }),
@@ -31,8 +31,8 @@ test("paused, then auto-reduced, then queued providers come first; the rest by i
     statusEntry("beta"),
     statusEntry("paused", { paused: true }),
   ]);
-  expect(sortedProviderIds(state, "")).toEqual(["paused", "reduced", "queued", "alpha", "beta"]);
-  expect(sortedProviderIds(state, " E ")).toEqual(["paused", "reduced", "queued", "beta"]);
+  expect(sortedProviderIds(state, "")).toEqual(["alpha", "beta", "paused", "queued", "reduced"]);
+  expect(sortedProviderIds(state, " E ")).toEqual(["beta", "paused", "queued", "reduced"]);
 });
 
 test("open routes, then half-open, then the rest; the title names what needs attention", () => {
@@ -53,4 +53,34 @@ test("the title says first when the host's Redis is unreachable, and nothing of 
   );
   expect(titleOf(attentionOf({ ...stateWith(paused), redis: { connected: true } }))).toBe("Headroom — anthropic paused");
   expect(titleOf(attentionOf(stateWith(paused)))).toBe("Headroom — anthropic paused");
+});
+
+test("the title says `Headroom — disconnected` while the host is away, and names used-up windows and missing upstreams", () => {
+  const state = stateWith([
+    statusEntry("anthropic", { paused: true, windows: [{ name: "5h", usedPercent: 100, status: "rejected", seenAt: 1 }] }),
+    statusEntry("gemini", { upstreamFailures: { count: 3, lastError: "no upstream", lastAt: 1 } }),
+  ]);
+  expect(titleOf(attentionOf(state))).toBe("Headroom — anthropic 5-hour window used up, gemini has no working upstream");
+  expect(titleOf(attentionOf({ ...state, connection: "reconnecting" }))).toBe("Headroom — disconnected");
+});
+
+test("Needs you names each item `<id>: <what>`: a reduction, a pause, a missing upstream, an open route, a notice", () => {
+  const state = {
+    ...stateWith(
+      [
+        statusEntry("anthropic", { autoReduced: true, autoReducedFrom: 4, limit: 3, paused: true, pausedUntil: 5_000 }),
+        statusEntry("gemini", { upstreamFailures: { count: 1, lastError: "no upstream", lastAt: 1 } }),
+        statusEntry("calm"),
+      ],
+      [{ targetId: "openai", modelId: "gpt-5", state: "open" }],
+    ),
+    notices: ["settings.json was corrupt and was moved aside"],
+  };
+  expect(needsOf(state).map((item) => item.name)).toEqual([
+    "anthropic: paused",
+    "anthropic: limit lowered from 4 to 3",
+    "gemini: 1 request failed without a working upstream",
+    "openai/http/gpt-5: route open",
+    "Headroom: settings.json was corrupt and was moved aside",
+  ]);
 });

@@ -48,14 +48,16 @@ test("a changed blur saves once, and Enter followed by a blur does not save twic
   ]);
 });
 
-test("a slider drag shows each value and saves once on release", async () => {
+test("a slider drag shows each value and saves once on release; its scale is 10 ms a step below 1 s, 50 ms above", async () => {
   const { bridge } = windowWith();
   const slider = screen.getByRole("slider", { name: "Cooldown for anthropic" });
   const field = screen.getByRole("spinbutton", { name: "Cooldown ms for anthropic" }) as HTMLInputElement;
-  for (const value of ["400", "700", "1200"]) {
-    fireEvent.input(slider, { target: { value } });
-    expect(field.value).toBe(value);
+  for (const [position, ms] of [["40", "400"], ["70", "700"], ["100", "1000"], ["104", "1200"]] as const) {
+    fireEvent.input(slider, { target: { value: position } });
+    expect(field.value).toBe(ms);
   }
+  expect(slider.getAttribute("max")).toBe("180");
+  expect(slider.getAttribute("aria-valuetext")).toBe("1.2 s");
   expect(bridge.callsTo("cooldown:set")).toEqual([]);
   await act(async () => {
     fireEvent.pointerUp(slider);

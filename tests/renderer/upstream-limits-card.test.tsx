@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, expect, test } from "vitest";
 import { entry } from "./fake-bridge";
 import { renderWindow } from "./render-window";
@@ -19,6 +19,9 @@ test("the card shows what the provider's own rate-limit headers say, and why it 
     ],
   });
   const card = within(screen.getByRole("region", { name: "anthropic" }));
-  expect(card.getByText(/0 of 50 requests left, resets .* · 9000 tokens left \(seen /)).toBeTruthy();
   expect(card.getByText(/Paused \(upstream says 0 requests left\): resumes in/)).toBeTruthy();
+  // The whole reading, buckets without a known limit too, is in the details.
+  fireEvent.click(card.getByRole("button", { name: "Details for anthropic" }));
+  const details = within(screen.getByRole("region", { name: "anthropic details" }));
+  expect(details.getByText(/0 of 50 requests left, resets .* · 9000 tokens left \(seen /)).toBeTruthy();
 });

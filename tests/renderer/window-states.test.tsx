@@ -10,8 +10,9 @@ afterEach(() => {
 
 describe("connection", () => {
   test("says it is reconnecting while the host is gone and drops the message once it is back", () => {
-    const { connect } = renderWindow();
+    const { connect, push } = renderWindow();
     connect("live");
+    push("status", { providers: [] });
     expect(screen.getByText("Live").getAttribute("role")).toBe("status");
     connect("reconnecting");
     expect(screen.getByText(/^Reconnecting…/).getAttribute("role")).toBe("status");
@@ -33,10 +34,12 @@ describe("connection", () => {
   });
 });
 
-test("a settings file that was corrupt is announced at the top", () => {
+test("a settings file that was corrupt is announced in Needs you", () => {
   const { push } = renderWindow();
-  push("status", { providers: [], notices: ["Settings file was corrupt; moved aside to settings.corrupt-1.json and defaults are used."] });
-  expect(screen.getByText(/moved aside to settings.corrupt-1.json/).getAttribute("role")).toBe("status");
+  const notice = "Settings file was corrupt; moved aside to settings.corrupt-1.json and defaults are used.";
+  push("status", { providers: [], notices: [notice] });
+  const needs = within(screen.getByRole("region", { name: "Needs you" }));
+  expect(needs.getByRole("listitem", { name: `Headroom: ${notice}` })).toBeTruthy();
 });
 
 test("the empty state tells a new user what to do, once the first status arrived", () => {
@@ -106,5 +109,5 @@ test("the proxy's readings show as meters, and a pause says why when the host do
   expect(within(card).getByText(/Paused \(upstream says 0 requests left\): resumes/)).toBeTruthy();
   const meter = within(card).getByRole("meter", { name: "Requests left for anthropic" });
   expect([meter.getAttribute("value"), meter.getAttribute("max")]).toEqual(["0", "50"]);
-  expect(within(card).getByText(/0 \/ 50/).textContent).toMatch(/resets in 30 s/);
+  expect(within(card).getByText(/^0 left/).textContent).toMatch(/resets in 30 s/);
 });

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test as base, type Locator, type Page } from "@playwright/test";
 import { startServe, type ServeProcess } from "../../support/serve-process";
 
 /** A restart keeps the port, the data folder and so the token: url, windowUrl and client stay valid. */
@@ -45,6 +45,14 @@ export { expect };
 
 /** A provider's card; exact, since "openai" would also match a card named "openai-2". */
 export const card = (page: Page, providerId: string) => page.getByRole("region", { name: providerId, exact: true });
+
+/** A provider's details (SPEC §4), opened with `Details for <id>` when they are not open yet. */
+export async function openDetails(page: Page, providerId: string): Promise<Locator> {
+  const region = page.getByRole("region", { name: `${providerId} details`, exact: true });
+  if (!(await region.isVisible())) await card(page, providerId).getByRole("button", { name: `Details for ${providerId}` }).click();
+  await expect(region).toBeVisible();
+  return region;
+}
 
 /** Counts requests the window sends that match method and path part (the no-request rules). */
 export function countRequests(page: Page, method: string, pathPart: string): { readonly count: number } {

@@ -10,22 +10,24 @@ import { startRedisServer, type RedisServer } from "../../support/redis-server";
 import { startServe, type ServeProcess } from "../../support/serve-process";
 import { card } from "./fixtures";
 
+const details = (page: Page, providerId: string) => page.getByRole("region", { name: `${providerId} details`, exact: true });
+
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 export const NO_REDIS_EXPLANATION = "Start Headroom with HEADROOM_REDIS_URL to share providers across machines.";
 
 export function sharedUi(page: Page) {
   return {
-    /** The `Share <id> across machines` switch; aria-checked says whether it is shared. */
-    shareSwitch: (providerId: string) => card(page, providerId).getByRole("switch", { name: `Share ${providerId} across machines` }),
+    /** The `Share <id> across machines` switch in the provider's details; aria-checked says whether it is shared. */
+    shareSwitch: (providerId: string) => details(page, providerId).getByRole("switch", { name: `Share ${providerId} across machines` }),
     /** `Shared · N hosts` in the card's head. */
     hostsBadge: (providerId: string) => card(page, providerId).getByText(/^Shared( · \d+ hosts?)?$/),
     /** Why the provider's agents wait (e.g. Redis unreachable). */
     waitReason: (providerId: string) => card(page, providerId).getByRole("status").filter({ hasText: /^Agents wait:/ }),
     /** `Redis connected` / `Redis unreachable` in the top bar; absent on a host without Redis. */
     redisState: () => page.locator(".top-bar").getByRole("status").filter({ hasText: /^Redis / }),
-    /** A holder's or waiter's line naming its host. */
-    onHost: (providerId: string, host: string) => card(page, providerId).getByRole("listitem").filter({ hasText: `on ${host}` }),
+    /** A holder's or waiter's line naming its host, in the details (the card has no room for it). */
+    onHost: (providerId: string, host: string) => details(page, providerId).getByRole("listitem").filter({ hasText: `on ${host}` }),
   };
 }
 

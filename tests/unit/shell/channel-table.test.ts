@@ -58,6 +58,7 @@ describe("every channel checks its request before the service sees it", () => {
     ["provider:remove", { providerId: "../etc" }, "providerId"],
     ["provider:resume", { providerId: 7 }, "providerId"],
     ["notice:dismiss", null, "request"],
+    ["notice:accept", { providerId: "" }, "providerId"],
     ["leases:get", [], "request"],
     ["lease:release", { leaseId: "a b" }, "leaseId"],
     ["routes:settings", { threshold: 0 }, "threshold"],
@@ -107,6 +108,7 @@ describe("every channel calls through to the service", () => {
     expect(value("provider:get", { providerId: "anthropic" })).toMatchObject({ upstream: "https://api.anthropic.com" });
     expect(value("provider:resume", { providerId: "anthropic" })).toMatchObject({ providerId: "anthropic", paused: false });
     expect(value("notice:dismiss", { providerId: "anthropic" })).toMatchObject({ noticeDismissed: true });
+    expect(value("notice:accept", { providerId: "anthropic" })).toMatchObject({ limit: 2, autoReduced: false });
     expect(value("provider:remove", { providerId: "anthropic" })).toEqual({ removed: true });
     expect(service.hasProvider("anthropic")).toBe(false);
   });

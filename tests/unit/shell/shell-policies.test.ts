@@ -98,6 +98,17 @@ describe("tray text", () => {
     ).toBe("Headroom: 4/6 active, 3 queued, anthropic paused");
   });
 
+  test("names what needs attention in the window title's words: a used-up window, a missing upstream, a reduction", () => {
+    const providers = [
+      statusEntry("anthropic", { paused: true, windows: [{ name: "5h", usedPercent: 100, status: "rejected", seenAt: 1 }] }),
+      statusEntry("gemini", { upstreamFailures: { count: 2, lastError: "no upstream", lastAt: 1 } }),
+      statusEntry("openai", { autoReduced: true, autoReducedFrom: 4 }),
+    ];
+    expect(trayText({ providers }).tooltip).toBe(
+      "Headroom: 0/9 active, anthropic 5-hour window used up, gemini has no working upstream, openai auto-reduced",
+    );
+  });
+
   test("says when the host's Redis is unreachable, and nothing of Redis otherwise", () => {
     const providers = [entry({ active: 1, limit: 4, shared: true, hosts: 2 })];
     expect(trayText({ providers, redis: { connected: false, error: "ECONNREFUSED" } }).tooltip).toBe("Headroom: 1/4 active, Redis unreachable");
