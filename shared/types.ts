@@ -117,6 +117,7 @@ export type ErrorCode =
   | "forbidden_origin"
   | "unknown_provider"
   | "unknown_lease"
+  | "too_many_providers"
   | "queue_timeout"
   | "payload_too_large"
   | "unavailable"
