@@ -9,6 +9,7 @@ import { createProxyServer, type ProxyServer } from "../proxy/proxy-server";
 import { HeadroomService } from "../service/headroom-service";
 import { SharedHub } from "../shared-pool/shared-hub";
 import { httpUsageProbe } from "../service/usage-probe";
+import { looseModeNotices } from "./loose-modes";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
@@ -65,6 +66,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   try {
     const redis = redisOptions(options.redis ?? {}, env);
     if (redis) hub = new SharedHub({ url: redis.url, prefix: redis.prefix, clock: systemClock });
+    // Before the token is read: reading it narrows a token file's mode to owner-only.
+    const loose = looseModeNotices(options.dataDir);
+    for (const notice of loose) options.log?.(notice);
     const token = loadOrCreateToken(options.dataDir, env);
     const store = openSettings({
       dir: options.dataDir,
@@ -76,6 +80,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       // Where agents reach this host (the window shows the lines they need); set once listening.
       hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
       store,
+      ...(loose.length > 0 ? { startupNotices: loose } : {}),
       clock: systemClock,
       newId: leaseIdSource(),
       usageProbe: httpUsageProbe,

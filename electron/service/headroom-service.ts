@@ -51,6 +51,8 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
   log?: (message: string, state?: unknown) => void;
+  /** Problems found once at start-up that the status keeps showing (a data folder others can write). */
+  startupNotices?: string[];
   /** Where agents reach this host; known once the servers listen, hence a function. */
   hostInfo?: () => HostInfo;
   /**
@@ -132,7 +134,7 @@ export class HeadroomService implements OperationService {
     });
     this.views = new ProviderViews({
       providers: this.providers,
-      notices: () => options.store.notices(),
+      notices: () => [...(options.startupNotices ?? []), ...options.store.notices()],
       redis: () => options.hub?.state(),
     });
     this.settings = new ProviderSettingsService({
