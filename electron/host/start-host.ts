@@ -76,9 +76,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     });
     let apiUrl = "";
     let proxyUrl: string | undefined;
+    let hostName = "";
     service = new HeadroomService({
       // Where agents reach this host (the window shows the lines they need); set once listening.
-      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
+      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version, hostName }),
       store,
       ...(loose.length > 0 ? { startupNotices: loose } : {}),
       clock: systemClock,
@@ -107,9 +108,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       });
       proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }
+    service.ready();
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });
-    const sharing = redis && hub ? { hostName: redis.hostName ?? defaultHostName(hostname(), port), prefix: redis.prefix } : undefined;
+    // SPEC §3 GET /host/info: every host has a name; with Redis it is the one it shares under (§7).
+    hostName = redis?.hostName ?? defaultHostName(hostname(), port);
+    const sharing = redis && hub ? { hostName, prefix: redis.prefix } : undefined;
     if (sharing) hub?.start(sharing.hostName);
 
     const running = service;

@@ -158,8 +158,13 @@ export class HeadroomService implements OperationService {
 
   // ── reading (electron/service/provider-views.ts) ───────────────────────────
 
+  /** The host listens: restored leases' ttl starts now (SPEC §3). */
+  ready(): void {
+    this.leaseService.ready();
+  }
+
   hostInfo(): HostInfo {
-    const info = this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+    const info = this.options.hostInfo?.() ?? { apiUrl: "", version: "", hostName: "" };
     const hostName = this.options.hub?.hostName;
     return hostName === undefined ? info : { ...info, hostName };
   }
