@@ -3,7 +3,6 @@
 // size, whatever the history holds. And host RSS with 100 clients that never read: each may
 // cost at most one pending snapshot per topic plus 1 MiB before it is dropped.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +10,7 @@ import { join } from "node:path";
 import { createApiClient, type ApiClient } from "../shared/api-client";
 import type { BenchSection } from "./bench-types";
 import { startServerProcess, type ServerProcess } from "./server-process";
+import { cpuMs, pause, rss } from "./proc-stats";
 import { formatMb } from "./stats";
 
 const READERS = 200;
@@ -19,18 +19,6 @@ const CHANGES = 100;
 /** Longer than the push window (50 ms), so every change goes out on its own. */
 const CHANGE_SPACING_MS = 70;
 const STALL_SECONDS = 20;
-const TICK_MS = 1000 / 100; // /proc CPU times are in clock ticks of 10 ms (USER_HZ 100)
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
-}
-
-function rss(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-}
 
 function openStream(url: string, token: string, read: boolean): { socket: Socket; bytes: () => number } {
   const { hostname, port } = new URL(url);

@@ -49,6 +49,24 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * The dotted path of the first key that would reach a prototype if anything merged the value:
+ * `__proto__`, or `prototype` inside `constructor` (own keys, as JSON.parse makes them). A
+ * provider may still be named "constructor" or "prototype". Walked without recursion.
+ */
+function prototypeKey(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string, string][] = [[value, root, ""]];
+  while (stack.length > 0) {
+    const [node, path, parentKey] = stack.pop() as [unknown, string, string];
+    if (typeof node !== "object" || node === null) continue;
+    for (const [key, inner] of Object.entries(node)) {
+      if (key === "__proto__" || (key === "prototype" && parentKey === "constructor")) return `${path}.${key}`;
+      stack.push([inner, `${path}.${key}`, key]);
+    }
+  }
+  return undefined;
+}
+
 function fieldOf(root: string, path: string): string {
   if (path === "") return root;
   return path
@@ -74,6 +92,10 @@ function mostSpecific(error: ValueError): ValueError {
 export function check<S extends TSchema>(schema: S, value: unknown, root = "body"): Checked<Static<S>> {
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     return { ok: false, field: root, message: `${root} must not nest deeper than ${MAX_JSON_DEPTH} levels` };
+  }
+  const forbidden = prototypeKey(value, root);
+  if (forbidden !== undefined) {
+    return { ok: false, field: forbidden, message: `${forbidden} is not allowed: a __proto__ or constructor.prototype key is never a field` };
   }
   // Checked as it came (a record's bad key is an error, not something to drop), then again
   // with only the keys the schema names, which is what goes on: so `{ "foo": 1 }` cannot pass

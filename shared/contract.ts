@@ -45,7 +45,7 @@ export type SnapshotTopic = Exclude<PushTopic, "history-added">;
 
 export const PUSH_TOPICS = ["status", "routes", "agents", "history", "history-added"] as const satisfies readonly PushTopic[];
 
-export const SNAPSHOT_TOPICS = ["status", "routes", "agents", "history"] as const satisfies readonly SnapshotTopic[];
+
 
 /**
  * Connection state the window shows (the browser bridge reconnects after a host restart;

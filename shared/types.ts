@@ -118,6 +118,7 @@ export type ErrorCode =
   | "forbidden_origin"
   | "unknown_provider"
   | "unknown_lease"
+  | "too_many_providers"
   | "queue_timeout"
   | "payload_too_large"
   | "unavailable"
@@ -143,6 +144,6 @@ export interface HostInfo {
   apiUrl: string;
   proxyUrl?: string;
   version: string;
-  /** SPEC §7: this host's name in shared state, only when Redis is configured. */
-  hostName?: string;
+  /** SPEC §3: this host's name (SPEC §7: the one it shares providers under on Redis). */
+  hostName: string;
 }

@@ -9,6 +9,7 @@ import { createProxyServer, type ProxyServer } from "../proxy/proxy-server";
 import { HeadroomService } from "../service/headroom-service";
 import { SharedHub } from "../shared-pool/shared-hub";
 import { httpUsageProbe } from "../service/usage-probe";
+import { looseModeNotices } from "./loose-modes";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
@@ -69,6 +70,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   try {
     const redis = redisOptions(options.redis ?? {}, env);
     if (redis) hub = new SharedHub({ url: redis.url, prefix: redis.prefix, clock: systemClock });
+    // Before the token is read: reading it narrows a token file's mode to owner-only.
+    const loose = looseModeNotices(options.dataDir);
+    for (const notice of loose) options.log?.(notice);
     const token = loadOrCreateToken(options.dataDir, env);
     const store = openSettings({
       dir: options.dataDir,
@@ -76,10 +80,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     });
     let apiUrl = "";
     let proxyUrl: string | undefined;
+    let hostName = "";
     service = new HeadroomService({
       // Where agents reach this host (the window shows the lines they need); set once listening.
-      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version }),
+      hostInfo: () => ({ apiUrl, ...(proxyUrl === undefined ? {} : { proxyUrl }), version: options.version, hostName }),
       store,
+      ...(loose.length > 0 ? { startupNotices: loose } : {}),
       clock: systemClock,
       newId: leaseIdSource(),
       usageProbe: httpUsageProbe,
@@ -108,9 +114,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       });
       proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }
+    service.ready();
     const windowUrl = `${apiUrl}/#token=${token}`;
     lock.update({ kind: options.kind, url: apiUrl });
-    const sharing = redis && hub ? { hostName: redis.hostName ?? defaultHostName(hostname(), port), prefix: redis.prefix } : undefined;
+    // SPEC §3 GET /host/info: every host has a name; with Redis it is the one it shares under (§7).
+    hostName = redis?.hostName ?? defaultHostName(hostname(), port);
+    const sharing = redis && hub ? { hostName, prefix: redis.prefix } : undefined;
     if (sharing) hub?.start(sharing.hostName);
 
     const running = service;

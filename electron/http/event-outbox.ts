@@ -7,16 +7,17 @@ import type { Delivery } from "../service/snapshot-feed";
 /** SPEC §3: unsent data beyond the newest snapshot of each topic. */
 const MAX_BACKLOG_BYTES = 1024 * 1024;
 
-function frameOf({ topic, snapshot }: Delivery): string {
-  return `event: ${topic}\ndata: ${JSON.stringify(snapshot)}\n\n`;
+/** The bytes of one event, encoded once and written to every reader as they are. */
+export function frameOf({ topic, snapshot }: Delivery): Buffer {
+  return Buffer.from(`event: ${topic}\ndata: ${JSON.stringify(snapshot)}\n\n`);
 }
 
 export class EventOutbox {
   /** Unsent whole snapshots, at most one per topic (insertion order is send order). */
-  private readonly latest = new Map<string, string>();
+  private readonly latest = new Map<string, Buffer>();
   /** The size of the newest frame of each whole-snapshot topic: the backlog may hold one each. */
   private readonly newestBytes = new Map<string, number>();
-  private deltas: string[] = [];
+  private deltas: Buffer[] = [];
   private deltaBytes = 0;
   private blocked = false;
   private closed = false;
@@ -31,16 +32,16 @@ export class EventOutbox {
     });
   }
 
-  send(delivery: Delivery): void {
+  /** `frame` is serialised once for every reader (frameOf). */
+  send(topic: Delivery["topic"], frame: Buffer): void {
     if (this.closed) return;
-    const frame = frameOf(delivery);
-    if (delivery.topic === "history-added") {
+    if (topic === "history-added") {
       this.deltas.push(frame);
-      this.deltaBytes += Buffer.byteLength(frame);
+      this.deltaBytes += frame.length;
     } else {
-      this.latest.delete(delivery.topic); // re-inserted last: the newest goes out after older news
-      this.latest.set(delivery.topic, frame);
-      this.newestBytes.set(delivery.topic, Buffer.byteLength(frame));
+      this.latest.delete(topic); // re-inserted last: the newest goes out after older news
+      this.latest.set(topic, frame);
+      this.newestBytes.set(topic, frame.length);
     }
     this.flush();
     if (this.backlog() > this.allowance()) {
@@ -69,11 +70,11 @@ export class EventOutbox {
     }
   }
 
-  private nextFrame(): string | undefined {
+  private nextFrame(): Buffer | undefined {
     // Deltas first: they are older news than any snapshot still waiting.
     const delta = this.deltas.shift();
     if (delta !== undefined) {
-      this.deltaBytes -= Buffer.byteLength(delta);
+      this.deltaBytes -= delta.length;
       return delta;
     }
     for (const [topic, frame] of this.latest) {
@@ -85,7 +86,7 @@ export class EventOutbox {
 
   private backlog(): number {
     let pending = this.out.writableLength + this.deltaBytes;
-    for (const frame of this.latest.values()) pending += Buffer.byteLength(frame);
+    for (const frame of this.latest.values()) pending += frame.length;
     return pending;
   }
 

@@ -13,6 +13,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unknown_lease: 404,
   not_found: 404,
   method_not_allowed: 405,
+  too_many_providers: 409,
   queue_timeout: 408,
   payload_too_large: 413,
   unavailable: 503,

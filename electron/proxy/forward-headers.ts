@@ -2,6 +2,7 @@
 // byte; hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are dropped, as
 // are the headers a Connection header names.
 import type { IncomingMessage } from "node:http";
+import { tame } from "../../shared/tame";
 
 const HOP_BY_HOP = new Set([
   "connection",
@@ -73,10 +74,10 @@ export function responseHeaders(res: IncomingMessage): string[] {
   return endToEnd(res.rawHeaders, NO_DROPS);
 }
 
-/** The agent name from our own header, when it is short printable text. */
+/** The agent name from our own header, tamed (SPEC §6: no C0, DEL or C1 character, at most 128). */
 export function agentOf(req: IncomingMessage): string | undefined {
   const value = req.headers[AGENT_HEADER];
   if (typeof value !== "string") return undefined;
   const agent = value.trim();
-  return agent.length > 0 && agent.length <= 200 && !/[\u0000-\u001f\u007f]/.test(agent) ? agent : undefined;
+  return agent.length > 0 ? tame(agent) : undefined;
 }

@@ -2,6 +2,7 @@
 // holds (SPEC §6 "Lease-scoped requests"), or through the service's exchange (route check,
 // FIFO slot, route claim). Either way it ends through one `finish` or `cancel`.
 import { randomUUID } from "node:crypto";
+import { tame } from "../../shared/tame";
 import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
 import type { AgentIdentity } from "../agents/agent-identity";
 import { endOnce, openExchange, type ExchangeEnd } from "../service/exchange-gate";
@@ -26,7 +27,9 @@ export interface GateRequest {
 
 /** Throws the service's refusals (unknown_provider, unavailable) for the transport to word. */
 export async function openGate(service: HeadroomService, request: GateRequest): Promise<GateStart> {
-  const { providerId, modelId } = request;
+  const { providerId } = request;
+  // The route key reaches the status, history and metrics: wire text, tamed (SPEC §6).
+  const modelId = tame(request.modelId);
   const ride = request.rideOn === undefined ? undefined : startRide(service, request.rideOn, providerId);
   if (!ride) {
     const start = await openExchange(service, {

@@ -3,6 +3,7 @@
 // claim the route, and settle both exactly once when the exchange ends. The proxy forwards
 // bytes around it; everything about slots and routes happens here, on the service's clock.
 import { randomUUID } from "node:crypto";
+import { tame } from "../../shared/tame";
 import type { LeaseOutcome, RouteAdmission, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
 import type { AgentIdentity } from "../agents/agent-identity";
 import type { HeadroomService } from "./headroom-service";
@@ -97,9 +98,12 @@ export type ExchangeStart =
 /** Throws the service's refusals (unknown_provider, unavailable) for the transport to word. */
 export async function openExchange(
   service: HeadroomService,
-  request: ExchangeRequest,
+  wire: ExchangeRequest,
   newRunId: () => string = randomUUID,
 ): Promise<ExchangeStart> {
+  // SPEC §6: a model name and an upstream's reason reach the status, history, log, /metrics and
+  // CLI tamed (the proxy tames the agent header itself).
+  const request = { ...wire, modelId: tame(wire.modelId) };
   const route: RouteKey = { targetId: request.providerId, runtimeId: "http", modelId: request.modelId };
   // A local route answers at once; a shared provider's route after a round trip to Redis.
   const blocked = await service.routeBlocked(route);

@@ -2,6 +2,7 @@
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
 // The operations live in the modules it composes (provider views and settings, leases, routes);
 // the closing guard, the saving guard, the history and the change feed stay here, shared by all.
+import { tame } from "../../shared/tame";
 import { dirname } from "node:path";
 import type { AgentsView, UsageView } from "../../shared/agents";
 import type { HostInfo, SnapshotTopic } from "../../shared/contract";
@@ -55,6 +56,8 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   usageProbe?: (config: UsageGateConfig) => UsageProbe;
   log?: (message: string, state?: unknown) => void;
+  /** Problems found once at start-up that the status keeps showing (a data folder others can write). */
+  startupNotices?: string[];
   /** Where agents reach this host; known once the servers listen, hence a function. */
   hostInfo?: () => HostInfo;
   /**
@@ -150,7 +153,7 @@ export class HeadroomService implements OperationService {
     });
     this.views = new ProviderViews({
       providers: this.providers,
-      notices: () => options.store.notices(),
+      notices: () => [...(options.startupNotices ?? []), ...options.store.notices()],
       redis: () => options.hub?.state(),
     });
     this.settings = new ProviderSettingsService({
@@ -174,8 +177,13 @@ export class HeadroomService implements OperationService {
 
   // ── reading (electron/service/provider-views.ts) ───────────────────────────
 
+  /** The host listens: restored leases' ttl starts now (SPEC §3). */
+  ready(): void {
+    this.leaseService.ready();
+  }
+
   hostInfo(): HostInfo {
-    const info = this.options.hostInfo?.() ?? { apiUrl: "", version: "" };
+    const info = this.options.hostInfo?.() ?? { apiUrl: "", version: "", hostName: "" };
     const hostName = this.options.hub?.hostName;
     return hostName === undefined ? info : { ...info, hostName };
   }
@@ -276,7 +284,10 @@ export class HeadroomService implements OperationService {
   routeRelease(input: Input<"routeRelease">): RouteAnswer<RouteEntry> { return this.routeService.release(input); }
   routeReset(route: Input<"routeReset">): RouteAnswer<RouteEntry> { return this.routeService.reset(route); }
   /** The proxy's report when an exchange ends: never throws, accepted while closing. */
-  settleRoute(run: RouteRun, verdict: RouteVerdict): void { this.routeService.settle(run, verdict); }
+  /** An upstream's reason is wire text (SPEC §6 "Names from the wire are tamed"). */
+  settleRoute(run: RouteRun, verdict: RouteVerdict): void {
+    this.routeService.settle(run, verdict.reason === undefined ? verdict : { ...verdict, reason: tame(verdict.reason) });
+  }
 
   /**
    * Call when a provider becomes shared or local again (and for each shared one at start):

@@ -42,6 +42,9 @@ export class LeaseService {
   private readonly book: LeaseBook;
   private readonly journal: LeaseJournal;
 
+  /** Leases restore() brought back, until ready() restarts their ttl. */
+  private readonly restored: string[] = [];
+
   constructor(private readonly deps: LeaseServiceDeps) {
     this.book = new LeaseBook(() => deps.clock.now());
     this.journal = new LeaseJournal(deps.store, deps.clock, () => deps.providers.leasesToKeep());
@@ -54,7 +57,16 @@ export class LeaseService {
       if (!provider) continue;
       this.book.hold(lease.leaseId, lease.providerId);
       provider.pool.restoreLease(lease, lease.ttlMs ?? this.deps.leaseTtlMs);
+      this.restored.push(lease.leaseId);
     }
+  }
+
+  /**
+   * SPEC §3: the host now answers, so a restored lease's ttl counts from here (its agent could not
+   * heartbeat while the host was starting); as if each restored lease heartbeated once.
+   */
+  ready(): void {
+    for (const leaseId of this.restored.splice(0)) this.poolOfLease(leaseId)?.heartbeat(leaseId);
   }
 
   /** A pool's leases changed in a way that may be written lazily (a heartbeat, an expiry). */

@@ -66,6 +66,10 @@ export class ProviderRegistry {
     return this.byId.has(providerId);
   }
 
+  count(): number {
+    return this.byId.size;
+  }
+
   ids(): string[] {
     return [...this.byId.keys()];
   }

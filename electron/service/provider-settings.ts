@@ -2,13 +2,14 @@
 // cooldown, upstream and sharing, removal, resuming and dismissing a notice. Each change is made
 // only if it can be saved (the service's `saving`), is recorded in the history and announced.
 import type { ConcurrencyStatusEntry, CooldownView, HistoryEvent, HostInfo, LimitView, ProviderConfigView } from "../../shared/types";
+import { LIMITS } from "../../shared/limits";
 import { newProviderSettings } from "../../shared/provider-settings";
 import type { LeaseService } from "./lease-service";
 import type { Input } from "./operation-input";
 import type { Provider, ProviderRegistry } from "./provider-registry";
 import type { ProviderViews } from "./provider-views";
 import { checkNotSelf } from "./self-upstream";
-import { ServiceError } from "./service-error";
+import { ServiceError, tooManyProviders } from "./service-error";
 
 export interface ProviderSettingsDeps {
   providers: ProviderRegistry;
@@ -46,6 +47,7 @@ export class ProviderSettingsService {
         });
       }
     } else {
+      if (this.deps.providers.count() >= LIMITS.providers.max) throw tooManyProviders(providerId, LIMITS.providers.max);
       this.deps.providers.add(providerId, newProviderSettings(limit), true);
       this.deps.onEvent({ kind: "provider_added", providerId, message: `Provider ${providerId} added with limit ${limit}.` });
       this.deps.onStatusChange();

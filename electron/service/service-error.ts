@@ -25,6 +25,14 @@ export function unknownProvider(providerId: string, known: string[]): ServiceErr
   );
 }
 
+/** SPEC §3 "Scale": 409 past LIMITS.providers.max. */
+export function tooManyProviders(providerId: string, max: number): ServiceError {
+  return new ServiceError(
+    "too_many_providers",
+    `Provider ${providerId} not created: this host already has ${max} providers, the most it keeps. Remove one first (DELETE /concurrency/providers/<id>).`,
+  );
+}
+
 export function unknownLease(leaseId: string): ServiceError {
   return new ServiceError("unknown_lease", `Lease ${leaseId} is not held: it expired, was released, or never existed.`);
 }

@@ -9,16 +9,12 @@ export class SettingsWriter {
   constructor(private readonly store: SettingsStore) {}
 
   saveProvider(providerId: string, settings: ProviderSettings): void {
-    this.store.update((draft) => {
-      draft.providers[providerId] = settings;
-    });
+    this.store.setProvider(providerId, settings);
   }
 
   /** Forgets a provider's settings and its held leases. */
   forgetProvider(providerId: string): void {
-    this.store.update((draft) => {
-      delete draft.providers[providerId];
-    });
+    this.store.setProvider(providerId, undefined);
     this.store.leases.write(this.store.leases.read().filter((lease) => lease.providerId !== providerId));
   }
 

@@ -8,6 +8,7 @@
 // waits for that, milliseconds on a busy disk, in every admission's answer. A host killed
 // between the two steps leaves no leases.json and a complete temp file, which the next start
 // renames into place.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
@@ -102,7 +103,12 @@ function adoptCompleteTemp(dir: string, fileName: string, file: string): void {
  */
 export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
   const file = path.resolve(dir, `${fileName}.json`);
-  const temp = `${file}.tmp-${process.pid}`;
+  // SPEC §5: a fresh temp file, created exclusively under a random name, so a symlink planted in
+  // the folder is never followed (nor a file of that name truncated).
+  const openTemp = (): { fd: number; path: string } => {
+    const tempPath = `${file}.tmp-${process.pid}-${randomBytes(8).toString("hex")}`;
+    return { fd: fs.openSync(tempPath, "wx", FILE_MODE), path: tempPath };
+  };
   const notices: string[] = [];
   let current: readonly StoredLease[] = [];
   let written: string | undefined; // the text the file holds, when we know it
@@ -128,36 +134,39 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
 
   // Creating the temp file is the dearest step of a write: the next one is created ahead, once
   // the answers the last write held back have gone out, and kept open, empty, until needed.
-  let spare: number | undefined;
+  let spare: { fd: number; path: string } | undefined;
   let preparing = false;
   const prepareSpare = () => {
     preparing = false;
     if (spare !== undefined || closed) return;
     try {
-      spare = fs.openSync(temp, "w", FILE_MODE);
+      spare = openTemp();
     } catch {
       // The next write creates it, and reports what stops it.
     }
   };
   const dropSpare = () => {
     if (spare === undefined) return;
-    fs.closeSync(spare);
+    fs.closeSync(spare.fd);
+    removeQuietly(spare.path);
     spare = undefined;
-    removeQuietly(temp);
   };
 
   // A write that failed between removing the old file and the rename left its temp file as the
-  // only copy: it goes into place before anything may reopen (and truncate) that temp file.
-  let onlyCopyInTemp = false;
+  // only copy: it goes into place before the next write.
+  let onlyCopyIn: string | undefined;
   const writeText = (text: string) => {
     let complete = false;
+    let temp: string | undefined;
     try {
-      if (onlyCopyInTemp) {
-        fs.renameSync(temp, file);
-        onlyCopyInTemp = false;
+      if (onlyCopyIn !== undefined) {
+        fs.renameSync(onlyCopyIn, file);
+        onlyCopyIn = undefined;
       }
-      const fd = spare ?? fs.openSync(temp, "w", FILE_MODE);
+      const opened = spare ?? openTemp();
       spare = undefined;
+      temp = opened.path;
+      const fd = opened.fd;
       try {
         fs.writeFileSync(fd, `{"schemaVersion":${LEASE_FILE_VERSION},"leases":${text}}\n`);
       } finally {
@@ -175,9 +184,9 @@ export function openLeaseFile(dir: string, fileName = "leases"): LeaseFile {
     } catch (error) {
       lastError = errorText(error);
       // A complete temp file with no leases.json beside it is what the next start restores from.
-      if (onlyCopyInTemp) return;
+      if (onlyCopyIn !== undefined || temp === undefined) return;
       if (!complete || fs.existsSync(file)) removeQuietly(temp);
-      else onlyCopyInTemp = true;
+      else onlyCopyIn = temp;
     }
   };
 

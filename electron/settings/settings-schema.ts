@@ -7,6 +7,7 @@ import { check, shown } from "../../shared/check";
 import {
   CURRENT_SCHEMA_VERSION,
   HTTP_URL_FORMAT,
+  ProviderSettings,
   SettingsFile,
   isHttpUrl,
   BreakerSettings,
@@ -15,7 +16,7 @@ import {
 } from "../../shared/schemas";
 
 export { CURRENT_SCHEMA_VERSION } from "../../shared/schemas";
-export type { SettingsData, StoredLease } from "../../shared/schemas";
+export type { ProviderSettings, SettingsData, StoredLease } from "../../shared/schemas";
 
 export const DEFAULT_ROUTES: Readonly<BreakerSettings> = Object.freeze(Value.Default(BreakerSettings, {}) as BreakerSettings);
 
@@ -55,4 +56,11 @@ export function checkSettings(raw: unknown): SettingsCheck {
   if (!checked.ok) return { ok: false, problem: checked.message };
   const { leases, ...settings } = Value.Clean(SettingsFile, checked.value) as SettingsData & { leases?: StoredLease[] };
   return { ok: true, data: settings, ...(leases === undefined ? {} : { legacyLeases: leases }) };
+}
+
+/** One provider's record, checked as checkSettings checks it inside the file. */
+export function checkProviderSettings(providerId: string, raw: ProviderSettings): { ok: true; data: ProviderSettings } | { ok: false; problem: string } {
+  const checked = check(ProviderSettings, Value.Default(ProviderSettings, structuredClone(raw)), `settings.providers.${providerId}`);
+  if (!checked.ok) return { ok: false, problem: checked.message };
+  return { ok: true, data: Value.Clean(ProviderSettings, checked.value) as ProviderSettings };
 }

@@ -12,8 +12,10 @@ import {
   CURRENT_SCHEMA_VERSION,
   SETTINGS_AJV_OPTIONS,
   SETTINGS_JSON_SCHEMA,
+  checkProviderSettings,
   checkSettings,
   defaultSettings,
+  type ProviderSettings,
   type SettingsData,
   type StoredLease,
 } from "./settings-schema";
@@ -60,6 +62,12 @@ export interface SettingsStore {
   read(): SettingsData;
   /** Applies and writes now. Throws (and changes nothing) if the result is invalid. */
   update(mutate: (draft: SettingsData) => void): void;
+  /**
+   * Sets one provider's settings (undefined forgets them) and writes now. Only that record is
+   * checked and copied (SPEC §3 "Scale": a change costs the changed provider); the others are
+   * kept as they are. Throws (and changes nothing) if the record is invalid.
+   */
+  setProvider(providerId: string, settings: ProviderSettings | undefined): void;
   /** App-level messages for the status: a file moved aside, a write that failed. */
   notices(): string[];
   /**
@@ -204,6 +212,17 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
     current = deepFreeze(checked.data);
   };
 
+  const applyProvider = (providerId: string, settings: ProviderSettings | undefined) => {
+    const { [providerId]: _old, ...others } = current.providers;
+    let providers: SettingsData["providers"] = others;
+    if (settings !== undefined) {
+      const checked = checkProviderSettings(providerId, settings);
+      if (!checked.ok) throw new Error(`Settings not changed: ${checked.problem}`);
+      providers = { ...others, [providerId]: deepFreeze(checked.data) };
+    }
+    current = Object.freeze({ ...current, providers: Object.freeze(providers) });
+  };
+
   const leases = openLeaseFile(dir);
   // An older Headroom kept held leases here and wrote this file last: its list wins. They leave
   // this file only once leases.json holds them, so a crash in between moves them again.
@@ -218,6 +237,10 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
     read: () => current,
     update(mutate) {
       apply(mutate);
+      writeNow();
+    },
+    setProvider(providerId, settings) {
+      applyProvider(providerId, settings);
       writeNow();
     },
     leases,

@@ -52,17 +52,34 @@ describe("writing", () => {
     const dir = fresh();
     const file = openLeaseFile(dir);
     file.write([held("a")]);
-    // Tests run as root, where chmod stops nothing: a folder in the temp file's place makes the write fail.
-    const temp = `${leasesFile(dir)}.tmp-${process.pid}`;
-    fs.mkdirSync(temp);
+    // Tests run as root, where chmod stops nothing: a plain file in the folder's place makes the write fail.
+    const away = `${dir}-away`;
+    made.push(away);
+    fs.renameSync(dir, away);
+    fs.writeFileSync(dir, "");
     expect(file.write([held("a"), held("b")])).toMatch(/^E[A-Z]+/);
     expect(file.notices()).toEqual([expect.stringContaining(`Held leases could not be saved to ${leasesFile(dir)} (E`) as string]);
-    expect(onDisk(leasesFile(dir)).leases).toEqual([held("a")]);
+    expect(onDisk(leasesFile(away)).leases).toEqual([held("a")]);
 
-    fs.rmdirSync(temp);
+    fs.rmSync(dir);
+    fs.renameSync(away, dir);
     expect(file.write([held("a"), held("b")])).toBeUndefined();
     expect(file.notices()).toEqual([]);
     expect(onDisk(leasesFile(dir)).leases).toEqual([held("a"), held("b")]);
+  });
+
+  test("a symlink planted where the temp file used to be named is never followed (SPEC §5)", async () => {
+    const dir = fresh();
+    const victim = path.join(fresh(), "victim.txt");
+    fs.writeFileSync(victim, "precious");
+    const file = openLeaseFile(dir);
+    fs.symlinkSync(victim, `${leasesFile(dir)}.tmp-${process.pid}`);
+    expect(file.write([held("a")])).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve)); // the next write's temp file is made ahead
+    expect(file.write([held("a"), held("b")])).toBeUndefined();
+    expect(fs.readFileSync(victim, "utf8")).toBe("precious");
+    expect(onDisk(leasesFile(dir)).leases).toEqual([held("a"), held("b")]);
+    file.close();
   });
 
   test("after close nothing is written (a late lease event during shutdown), and no temp file is left", async () => {
@@ -173,9 +190,13 @@ describe("moving leases out of an older Headroom's settings.json", () => {
   });
 
   test("when leases.json cannot be written, settings.json keeps them for the next start", () => {
-    const dir = fresh();
+    // Tests run as root, where chmod stops nothing: a folder so deep that leases.json still has a
+    // path (PATH_MAX 4096) but its temp file beside it has none makes every write fail.
+    let dir = fresh();
+    while (`${dir}/leases.json`.length < 4_080 - 200) dir = path.join(dir, "d".repeat(200));
+    dir = path.join(dir, "d".repeat(4_080 - `${dir}/leases.json`.length - 1));
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(settingsFile(dir), oldFormat, { mode: 0o600 });
-    fs.mkdirSync(`${leasesFile(dir)}.tmp-${process.pid}`);
     const store = settingsIn(dir);
     expect(store.leases.read()).toEqual(oldLeases); // held in memory, restored by the service
     expect(store.notices()).toEqual([expect.stringContaining("Held leases could not be saved") as string]);

@@ -13,7 +13,7 @@ import { HeadroomService } from "../../../electron/service/headroom-service";
 import { openSettings, type SettingsStore } from "../../../electron/settings/settings-store";
 import { createFakeClock } from "../../support/fake-clock";
 
-const hostInfo: HostInfo = { apiUrl: "http://127.0.0.1:7411", proxyUrl: "http://127.0.0.1:7412", version: "0.1.0" };
+const hostInfo: HostInfo = { apiUrl: "http://127.0.0.1:7411", proxyUrl: "http://127.0.0.1:7412", version: "0.1.0", hostName: "test:7411" };
 const route = { targetId: "anthropic", runtimeId: "http", modelId: "claude" };
 
 let dir: string;
