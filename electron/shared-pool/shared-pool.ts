@@ -307,13 +307,13 @@ export class SharedPool {
 
   /** The last entry Redis gave (what status() would answer while it is unreachable), without asking. */
   lastKnownStatus(): SharedStatusEntry | undefined {
-    if (!this.lastStatus || this.deps.redis.connected) return this.lastStatus;
+    if (!this.lastStatus || this.deps.redis.answering) return this.lastStatus;
     return unreachableEntry(this.lastStatus, this.waiters.size);
   }
 
   async status(): Promise<SharedStatusEntry> {
     // Asking Redis would wait for it to come back.
-    if (!this.deps.redis.connected && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiters.size);
+    if (!this.deps.redis.answering && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiters.size);
     const now = this.deps.clock.now();
     const reply = await this.link.call("status", {});
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);

@@ -4,6 +4,8 @@
 // sent during it with the new one.
 import { Redis } from "ioredis";
 import { expect, test } from "vitest";
+import { connectRedis } from "../../electron/shared-pool/redis-link";
+import { redisUnreachableReason } from "../../electron/shared-pool/shared-status";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
 import { sharedPool } from "../support/shared-pool-harness";
@@ -40,4 +42,28 @@ test("a lease admitted by a release that Redis answered after a long stall is de
 
   stalling.disconnect();
   await pool.dispose();
+}, 20_000);
+
+test("while a stalled Redis does not answer, a shared provider's queued waiters show the waitReason", async () => {
+  const link = connectRedis(redis.server.url, { pingEveryMs: 100 });
+  const clock = createFakeClock();
+  const { pool } = await sharedPool(link, clock, { limit: 1 });
+  const x = await pool.acquire();
+  if (!x.ok) throw new Error("expected an admission");
+  const y = track(pool.acquire());
+  await pool.settled();
+  expect(await pool.status()).not.toHaveProperty("waitReason");
+
+  const stalling = new Redis(redis.server.url);
+  const slept = stalling.call("DEBUG", "SLEEP", "1");
+  while (link.answering) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await pool.status()).toMatchObject({ active: 1, queued: 1, waitReason: redisUnreachableReason("anthropic") });
+  expect(y.settled).toBe(false);
+
+  await slept;
+  while (!link.answering) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await pool.status()).not.toHaveProperty("waitReason");
+  stalling.disconnect();
+  await pool.dispose();
+  await link.close();
 }, 20_000);
