@@ -19,6 +19,8 @@ export interface RedisLink {
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Whether the command connection is up now; while it is not, commands wait to be sent. */
   readonly connected: boolean;
+  /** False while connected but a PING has gone unanswered for a whole PING interval (a stalled or stopped Redis). */
+  readonly answering: boolean;
   /** Why the last connection attempt failed, until one succeeds (no URL in it: ioredis names host and port only). */
   readonly lastError: string | undefined;
   /** Calls `listener` whenever the command connection goes down or comes back. */
@@ -40,15 +42,18 @@ const PING_EVERY_MS = 2_000;
  * every 2 s that goes unanswered for 5 s drops the connection, so ioredis reconnects and the
  * outage shows.
  */
-function watchForSilence(connection: Redis, isUp: () => boolean): () => void {
+function watchForSilence(connection: Redis, isUp: () => boolean, everyMs: number, silent: (on: boolean) => void): () => void {
   let waitingSince: number | undefined;
   const timer = setInterval(() => {
     if (!isUp()) {
       waitingSince = undefined;
+      silent(false);
       return;
     }
     if (waitingSince !== undefined) {
-      if (Date.now() - waitingSince > SILENT_FOR_MS) {
+      // Admissions wait meanwhile: the status says why before the connection is given up.
+      silent(true);
+      if (Date.now() - waitingSince > Math.max(SILENT_FOR_MS, 2 * everyMs)) {
         waitingSince = undefined;
         connection.disconnect(true);
       }
@@ -58,16 +63,19 @@ function watchForSilence(connection: Redis, isUp: () => boolean): () => void {
     waitingSince = sent;
     connection.ping().then(
       () => {
-        if (waitingSince === sent) waitingSince = undefined;
+        if (waitingSince !== sent) return;
+        waitingSince = undefined;
+        silent(false);
       },
       () => undefined,
     );
-  }, PING_EVERY_MS);
+  }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }
 
-export function connectRedis(url: string): RedisLink {
+/** `pingEveryMs`: how often the connection is checked (tests shorten it). */
+export function connectRedis(url: string, { pingEveryMs = PING_EVERY_MS }: { pingEveryMs?: number } = {}): RedisLink {
   const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
   commands.defineCommand("headroomBreaker", { lua: BREAKER_SCRIPT, numberOfKeys: 0 });
@@ -88,7 +96,8 @@ export function connectRedis(url: string): RedisLink {
     tellConnection(true);
   });
   commands.on("close", () => tellConnection(false));
-  const stopWatchdog = watchForSilence(commands, () => up);
+  let silent = false;
+  const stopWatchdog = watchForSilence(commands, () => up, pingEveryMs, (on) => (silent = on));
   // ioredis retries by itself; the outage is reported through `connected` and `lastError`, not thrown.
   commands.on("error", (error: Error) => (lastError = error.message));
   const listeners = new Map<string, Set<(message: string) => void>>();
@@ -106,6 +115,9 @@ export function connectRedis(url: string): RedisLink {
   return {
     get connected() {
       return up;
+    },
+    get answering() {
+      return up && !silent;
     },
     get lastError() {
       return lastError;

@@ -73,6 +73,11 @@ export class SharedHub {
     return this.link.connected || error === undefined ? { connected: this.link.connected } : { connected: false, error };
   }
 
+  /** Connected and answering: while a stalled Redis does not answer, shared admissions wait and the status says why. */
+  get answering(): boolean {
+    return this.link.answering;
+  }
+
   onConnectionChange(listener: (connected: boolean) => void): () => void {
     return this.link.onConnectionChange(listener);
   }

@@ -11,7 +11,7 @@ import { valid } from "../engine/adaptive-limit";
 import * as say from "../engine/pool-messages";
 import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
-import { ABORTED, REMOVED } from "../engine/waiter-queue";
+import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { ChangeFeed } from "./change-feed";
 import { EpochLink } from "./epoch-link";
 import type { HostLeases } from "./host-leases";
@@ -51,6 +51,10 @@ export class SharedPool {
   /** The version of the settings in lastStatus: a Redis that lost its data is re-seeded with the newest. */
   private settingsVersion = -1;
   private readonly gate: SharedGate;
+  /** TTL admissions whose first heartbeat is on its way: an admission told again meanwhile changes nothing. */
+  private readonly starting = new Set<string>();
+  /** The last answer still waiting for a TTL admission ahead of it (see inOrder). */
+  private answering: Promise<void> | undefined;
   /** Seeded: a change of the usage gate is told to Redis at once. */
   private started = false;
   private disposed = false;
@@ -144,11 +148,12 @@ export class SharedPool {
   private deliver(inbox: string[]): void {
     for (const raw of inbox) {
       const entry = readInboxEntry(raw);
-      if (entry.kind === "timedOut") this.waiters.timedOut(entry.waiterId);
+      if (entry.kind === "timedOut") this.inOrder(() => this.waiters.timedOut(entry.waiterId));
       else if (entry.kind === "pollGate") this.gate.asked(entry.askId);
       else if (entry.kind === "expired") this.leases.expired(entry.leaseId);
       else {
         const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
+        if (this.starting.has(leaseId)) continue; // told again while its ttl starts
         const found = this.waiters.admitted(leaseId);
         if (!("waiter" in found)) {
           if (found.undelivered) this.background(this.link.call("undelivered", { leaseId, requestId: requestId(leaseId) }));
@@ -159,9 +164,40 @@ export class SharedPool {
         if (expiresAt !== undefined) lease.expiresAt = expiresAt;
         this.held.hold(lease, found.waiter.ttl);
         this.waits.record(admittedAt, admittedAt - enqueuedAt);
-        this.waiters.answer(leaseId, { ok: true, lease });
+        if (found.waiter.ttl < 0) this.inOrder(() => this.waiters.answer(leaseId, { ok: true, lease }));
+        else this.startTtl(leaseId);
       }
     }
+  }
+
+  /**
+   * SPEC §3: a TTL lease runs its ttl from delivery. Redis starts its expiry with this first
+   * heartbeat, sent as the admission arrives, so one a stalled Redis answered late still gets
+   * its full ttl. A waiter that gave up meanwhile hands its admission back unused.
+   */
+  private startTtl(leaseId: string): void {
+    this.starting.add(leaseId);
+    const beat = this.leases.heartbeat(leaseId);
+    this.inOrder(async () => {
+      const lease = await beat.finally(() => this.starting.delete(leaseId));
+      if (!lease) {
+        this.held.forget(leaseId);
+        this.waiters.answer(leaseId, TIMED_OUT);
+      } else if (this.waiters.waits(leaseId)) this.waiters.answer(leaseId, { ok: true, lease });
+      else await this.leases.returnUndelivered(leaseId);
+    });
+  }
+
+  /** Waiters are answered in the order Redis answered them: behind a TTL admission whose ttl is starting. */
+  private inOrder(answer: () => Promise<void> | void): void {
+    const work = this.answering ? this.answering.then(answer) : answer();
+    if (!work) return;
+    const tail: Promise<void> = work
+      .catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        if (this.answering === tail) this.answering = undefined;
+      });
+    this.answering = tail;
   }
 
   /**
@@ -271,13 +307,13 @@ export class SharedPool {
 
   /** The last entry Redis gave (what status() would answer while it is unreachable), without asking. */
   lastKnownStatus(): SharedStatusEntry | undefined {
-    if (!this.lastStatus || this.deps.redis.connected) return this.lastStatus;
+    if (!this.lastStatus || this.deps.redis.answering) return this.lastStatus;
     return unreachableEntry(this.lastStatus, this.waiters.size);
   }
 
   async status(): Promise<SharedStatusEntry> {
     // Asking Redis would wait for it to come back.
-    if (!this.deps.redis.connected && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiters.size);
+    if (!this.deps.redis.answering && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiters.size);
     const now = this.deps.clock.now();
     const reply = await this.link.call("status", {});
     if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
@@ -288,8 +324,12 @@ export class SharedPool {
   }
 
   /** Resolves once every operation this host sent has been answered and its answers handled. */
-  settled(): Promise<void> {
-    return this.link.settled();
+  async settled(): Promise<void> {
+    await this.link.settled();
+    while (this.answering) {
+      await this.answering;
+      await this.link.settled();
+    }
   }
 
   /**

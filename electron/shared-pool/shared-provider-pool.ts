@@ -287,7 +287,7 @@ export class SharedProviderPool implements ProviderPool {
     const entry: ConcurrencyStatusEntry = last ? { ...last } : this.unjoined();
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
-    if (last && !this.deps.hub.state().connected) entry.waitReason = redisUnreachableReason(this.providerId);
+    if (last && !this.deps.hub.answering) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }
 

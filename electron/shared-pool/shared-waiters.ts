@@ -140,6 +140,11 @@ export class SharedWaiters {
     return { undelivered: this.gaveUp.delete(leaseId) };
   }
 
+  /** Whether the waiter still waits (has not given up or been answered). */
+  waits(waiterId: string): boolean {
+    return this.waiting.has(waiterId);
+  }
+
   /** Every waiter this host still waits for, and those whose admission would go back unused. */
   ids(): string[] {
     return [...this.waiting.keys(), ...this.gaveUp];

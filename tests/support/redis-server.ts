@@ -25,6 +25,8 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** Every write is appended and fsynced before Redis answers, so a killed server loses nothing. */
   persist?: boolean;
+  /** `DEBUG SLEEP` from 127.0.0.1 (Debian's build refuses DEBUG without it): a test's Redis stall. */
+  debug?: boolean;
 }
 
 type Running = Pick<RedisServer, "url" | "port" | "pid" | "stop">;
@@ -65,12 +67,12 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-async function startOnce(dir: string, persist: boolean, fixedPort?: number): Promise<Running | undefined> {
+async function startOnce(dir: string, options: RedisServerOptions, fixedPort?: number): Promise<Running | undefined> {
   const port = fixedPort ?? (await freePort());
-  const saving = persist ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+  const saving = options.persist ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
   const child = spawn(
     REDIS_SERVER,
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...saving, "--daemonize", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...saving, ...(options.debug ? ["--enable-debug-command", "local"] : []), "--daemonize", "no"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -107,10 +109,9 @@ async function startOnce(dir: string, persist: boolean, fixedPort?: number): Pro
 /** Starts a throwaway redis-server; stop() kills it and removes its folder. */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "headroom-redis-"));
-  const persist = options.persist ?? false;
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      let server = await startOnce(dir, persist);
+      let server = await startOnce(dir, options);
       if (!server) continue;
       const { port } = server;
       return {
@@ -131,7 +132,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
             rmSync(dir, { recursive: true, force: true });
             mkdirSync(dir);
           }
-          const again = await startOnce(dir, persist, port);
+          const again = await startOnce(dir, options, port);
           if (!again) throw new Error(`port ${port} was taken while redis-server was down`);
           server = again;
         },

@@ -80,7 +80,8 @@ function ops.heartbeat()
   local ttl = redis.call('HEXISTS', HELD, arg.leaseId) == 1 and (redis.call('HGET', TTLS, arg.leaseId) or -1)
   if not ttl then return {held = false} end
   if ttl == -1 then return {held = true} end
-  redis.call('ZADD', EXPIRIES, now + tonumber(ttl), arg.leaseId)
+  -- The first heartbeat, as the host delivers the lease, starts its expiry: the reply's wake-up then counts it.
+  if redis.call('ZADD', EXPIRIES, now + tonumber(ttl), arg.leaseId) == 1 then expiring = expiring + 1 end
   return {held = true, expiresAt = now + tonumber(ttl)}
 end
 

@@ -34,12 +34,12 @@ local function admit(id, enqueuedAt, h, ttl)
   redis.call('HSET', HELD, id, string.format('%d|%d|%s', gen, now, h))
   held = held + 1
   changed = true
+  -- A TTL lease's expiry starts when its host delivers it (its first heartbeat, SPEC §3): an
+  -- admission answered late, after a stall, must not reach its agent already expired.
   local expiresAt = -1
   if ttl >= 0 then
     expiresAt = now + ttl
-    redis.call('ZADD', EXPIRIES, expiresAt, id)
     redis.call('HSET', TTLS, id, ttl)
-    expiring = expiring + 1
   end
   tell(h, string.format('a|%s|%d|%d|%d', id, now, enqueuedAt, expiresAt))
 end
@@ -62,8 +62,8 @@ local function unhold(id)
   redis.call('HDEL', AGENTS, id)
   held = held - 1
   changed = true
-  if expiring > 0 and redis.call('ZREM', EXPIRIES, id) == 1 then
-    redis.call('HDEL', TTLS, id)
+  -- A TTL lease not yet delivered has a ttl and no expiry.
+  if redis.call('HDEL', TTLS, id) == 1 and expiring > 0 and redis.call('ZREM', EXPIRIES, id) == 1 then
     expiring = expiring - 1
   end
 end
