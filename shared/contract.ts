@@ -45,8 +45,6 @@ export type SnapshotTopic = Exclude<PushTopic, "history-added">;
 
 export const PUSH_TOPICS = ["status", "routes", "agents", "history", "history-added"] as const satisfies readonly PushTopic[];
 
-
-
 /**
  * Connection state the window shows (the browser bridge reconnects after a host restart;
  * "unauthorized" is the browser's 401: a token that does not match, so retrying cannot help).
