@@ -46,6 +46,20 @@ export interface ConcurrencyStatusEntry {
   shared?: true;
   /** SPEC §7: how many hosts are live for a shared provider. */
   hosts?: number;
+  /** SPEC §8: the plan windows the provider reported, absent when none was ever seen. */
+  windows?: PlanWindow[];
+}
+
+export type WindowStatus = "allowed" | "warning" | "rejected";
+
+/** SPEC §8: one plan window (`5h`, `7d`, `primary`...), `resetsAt` and `seenAt` in epoch ms. */
+export interface PlanWindow {
+  name: string;
+  usedPercent?: number;
+  resetsAt?: number;
+  status?: WindowStatus;
+  binding?: true;
+  seenAt: number;
 }
 
 /** `resetAt` in epoch ms. */
@@ -158,7 +172,10 @@ export type HistoryKind =
   | "provider_removed"
   | "provider_shared"
   | "provider_unshared"
-  | "watchdog";
+  | "watchdog"
+  | "window_warning"
+  | "window_exhausted"
+  | "window_reset";
 
 export interface HistoryEvent {
   at: number;
