@@ -1,11 +1,10 @@
-// One provider's concurrency pool (SPEC §1): slots, a FIFO queue, release cooldowns, the
-// 429 pause and adaptive headroom, TTL leases, the usage gate and the watchdog. Pure: time
-// and timers come from deps.clock, everything else leaves through the deps callbacks.
+// One provider's concurrency pool (SPEC §1): slots, a FIFO queue, release cooldowns, TTL
+// leases, the usage gate and the watchdog; what a 429 does is rate-limit-policy.ts's call.
+// Pure: time and timers come from deps.clock, everything else leaves through the deps callbacks.
 import type { ConcurrencyStatusEntry, HistoryKind, LeaseOutcome, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import { checkCooldownMs } from "../../shared/validate";
 import { AdaptiveLimit, valid } from "./adaptive-limit";
-import { MAX_RETRY_AFTER_MS, pauseAfter429 } from "./backoff";
-import { type LeaseAge, LeaseSlots } from "./lease-slots";
+import { LeaseSlots } from "./lease-slots";
 import { PauseWindow } from "./pause-window";
 import * as say from "./pool-messages";
 import type {
@@ -18,6 +17,7 @@ import type {
   ProviderPool,
 } from "./pool-types";
 import { QueueWatchdog } from "./queue-watchdog";
+import { RateLimitPolicy } from "./rate-limit-policy";
 import { RecyclingSlots } from "./recycling-slots";
 import { UsageGate } from "./usage-gate";
 import { WaitStats } from "./wait-stats";
@@ -39,17 +39,15 @@ class Pool implements ProviderPool, WaiterOwner {
   private readonly held: LeaseSlots;
   private readonly queue: WaiterQueue;
   private readonly pause: PauseWindow;
+  private readonly rateLimits: RateLimitPolicy;
   private readonly watchdog: QueueWatchdog;
   private readonly waits = new WaitStats();
   private gate: UsageGate | undefined;
   private readonly recycling: RecyclingSlots;
   private arrivals = 0;
-  private consecutive429 = 0;
   private lastAdmissionAt = Number.NEGATIVE_INFINITY;
   private queuedSince = 0;
   private disposed = false;
-  /** The pause came from the provider's headers, not a 429: it does not stop the next 429 from reducing. */
-  private earlyPause = false;
   private upstreamLimits: UpstreamLimits | undefined;
 
   constructor(
@@ -63,6 +61,16 @@ class Pool implements ProviderPool, WaiterOwner {
     this.queue = new WaiterQueue(this.clock, this);
     this.held = new LeaseSlots(this.clock, (leaseId) => this.expire(leaseId));
     this.pause = new PauseWindow(this.clock, () => this.notify(this.drive()));
+    this.rateLimits = new RateLimitPolicy({
+      providerId: this.providerId,
+      clock: this.clock,
+      pause: this.pause,
+      limit: this.limit,
+      timeOutBefore: (until) => this.queue.timeOutBefore(until),
+      event: (kind, message) => this.event(kind, message),
+      limitLowered: () => this.held.limitLowered(),
+      configChanged: () => this.deps.onConfigChange?.(this.config()),
+    });
     this.recycling = new RecyclingSlots(this.clock, () => this.notify(this.drive()));
     this.watchdog = new QueueWatchdog(this.clock, deps.watchdogMs ?? DEFAULT_WATCHDOG_MS, {
       waiting: () => this.queue.size > 0 && !this.disposed,
@@ -161,8 +169,8 @@ class Pool implements ProviderPool, WaiterOwner {
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
     const age = this.held.take(leaseId);
     if (!age) return false;
-    if (outcome === "success") this.consecutive429 = 0;
-    else if (outcome === "rate_limited") this.rateLimited(age, retryAfterMs);
+    if (outcome === "success") this.rateLimits.succeeded();
+    else if (outcome === "rate_limited") this.rateLimits.rateLimited(age, retryAfterMs);
     if (this.cooldownMs > 0) this.recycling.start(this.cooldownMs);
     this.drive();
     this.notify(true);
@@ -179,49 +187,14 @@ class Pool implements ProviderPool, WaiterOwner {
   rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean {
     const age = this.held.ageOf(leaseId);
     if (!age) return false;
-    this.rateLimited(age, retryAfterMs);
+    this.rateLimits.rateLimited(age, retryAfterMs);
     this.notify(false);
     return true;
   }
 
-  private rateLimited(age: LeaseAge, retryAfterMs: number | undefined): void {
-    const now = this.clock.now();
-    // A pause the provider's headers asked for came before any 429: this 429 opens the window.
-    const wasPaused = this.pause.active(now) && !this.earlyPause;
-    this.earlyPause = false;
-    this.pause.reason = say.PAUSED_BY_429;
-    this.consecutive429++;
-    this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
-    const until = now + pauseAfter429(this.consecutive429, retryAfterMs);
-    if (this.pause.extendTo(until, now)) {
-      this.event("paused", say.pausedMessage(this.providerId, until - now));
-      this.queue.timeOutBefore(until);
-    }
-    // One pause window lowers the limit once, and a late 429 from a lease admitted before
-    // the last reduction speaks of the old limit, not the new one.
-    if (wasPaused || age === "predates-reduction" || !this.limit.reduce()) return;
-    this.held.limitLowered();
-    this.event("reduced", say.reductionNotice(this.providerId, this.limit.value + 1, this.limit.value));
-    this.deps.onConfigChange?.(this.config());
-  }
-
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
     this.upstreamLimits = reading;
-    const resetAt = reading.requests?.resetAt;
-    const now = this.clock.now();
-    // Only a successful answer: after a 429 the 429 rules decide the pause.
-    if (fromSuccess && reading.requests?.remaining === 0 && resetAt !== undefined && resetAt > now) {
-      const wasPaused = this.pause.active(now);
-      const until = Math.min(resetAt, now + MAX_RETRY_AFTER_MS);
-      if (this.pause.extendTo(until, now)) {
-        if (!wasPaused) {
-          this.earlyPause = true;
-          this.pause.reason = say.PAUSED_BY_UPSTREAM_HEADERS;
-        }
-        this.event("paused", say.earlyPauseMessage(this.providerId, until - now));
-        this.queue.timeOutBefore(until);
-      }
-    }
+    this.rateLimits.upstreamReading(reading, fromSuccess);
     this.notify(false);
   }
 
@@ -290,7 +263,7 @@ class Pool implements ProviderPool, WaiterOwner {
   resume(): void {
     const wasPaused = this.pause.active(this.clock.now());
     this.pause.lift();
-    this.earlyPause = false;
+    this.rateLimits.lifted();
     if (wasPaused) this.event("resumed", say.resumedMessage(this.providerId));
     this.notify(this.drive());
   }
