@@ -31,8 +31,9 @@ export const watchdogMessage = (providerId: string, queued: number, quietMs: num
 
 /** The pause reasons of the status (SPEC §1 `pauseReason`). */
 export const PAUSED_BY_429 = "rate limited (429)";
-export const PAUSED_BY_UPSTREAM_HEADERS = "upstream says 0 requests left";
+export const pausedByUpstreamHeaders = (what: string): string => `upstream says 0 ${what} left`;
+export const PAUSED_BY_UPSTREAM_HEADERS = pausedByUpstreamHeaders("requests");
 
-export const earlyPauseMessage = (providerId: string, pauseMs: number): string =>
+export const earlyPauseMessage = (providerId: string, pauseMs: number, what = "requests"): string =>
   `New admissions to ${providerId} are paused for ${formatDuration(pauseMs)}: its rate-limit headers say ` +
-  "no requests are left until their reset.";
+  `no ${what} are left until their reset.`;

@@ -9,6 +9,7 @@ import type {
   UsageGateReading,
 } from "../../shared/types";
 import type { Clock } from "./clock";
+import type { PoolWindows } from "./window-rules";
 
 /** The persisted part of a provider's state (SPEC §1). */
 export interface PoolConfig {
@@ -40,6 +41,12 @@ export interface PoolDeps {
   /** Watchdog and other diagnostics. */
   log?: (message: string, state: unknown) => void;
   usageProbe?: { probe: UsageProbe; pollMs: number };
+  /**
+   * Whether an agent had an admission in the last 10 minutes, so a window hold lets its proxy
+   * requests through (SPEC §8). The hook for agent identity (SPEC §9); without it the pool
+   * goes by its own admissions of the same `agentId`.
+   */
+  recentAgent?: (agentId: string) => boolean;
   watchdogMs?: number; // default 30_000
 }
 
@@ -51,6 +58,8 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Lease time-to-live; undefined = no expiry (proxy leases: the connection is the lease). */
   ttlMs?: number;
+  /** A gated proxy request: a window hold lets it through when its agent is at work (SPEC §8). */
+  proxied?: boolean;
 }
 
 export interface Lease {
@@ -89,6 +98,8 @@ export interface ProviderPool {
   rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean;
   /** The provider's rate-limit headers (SPEC §6); a successful answer saying 0 requests left pauses until the reset. */
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void;
+  /** Its plan windows (SPEC §8): readings, the refusal while one is used up, the hold. */
+  readonly windows: PoolWindows;
   /** Extends a TTL lease by its ttl from now; undefined when not held. */
   heartbeat(leaseId: string): Lease | undefined;
   isHeld(leaseId: string): boolean;

@@ -37,6 +37,9 @@ export const warningMessage = (providerId: string, label: string, percent: numbe
   `${providerId}'s ${label} is at ${Math.floor(percent)} %` +
   (resetsAt === undefined ? "." : `; it resets at ${localTime(resetsAt, now)}.`);
 
+export const probingReason = (label: string): string =>
+  `one request goes first: the ${label} just reset`;
+
 export const holdReason = (label: string, percent: number): string =>
   `holding new agents: ${label} at ${Math.floor(percent)} %`;
 

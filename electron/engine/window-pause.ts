@@ -59,6 +59,11 @@ export class WindowPause {
     return this.state.kind === "probing" || this.state.kind === "paused";
   }
 
+  /** While the probe is out: why the others wait, in words. */
+  probing(): string | undefined {
+    return this.state.kind === "probing" ? say.probingReason(this.state.label) : undefined;
+  }
+
   /** An admission went through; the first one after the reset is the probe. */
   admitted(leaseId: string): void {
     if (this.state.kind !== "probe_ready") return;

@@ -9,8 +9,10 @@ import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, Up
 import { MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
+import { exhaustedBucket } from "../engine/rate-limit-policy";
 import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { WindowRules } from "../engine/window-rules";
 import type { SharedHub, SharedLink } from "./shared-hub";
 import type { GateProbe } from "./shared-gate";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
@@ -68,6 +70,11 @@ export class SharedProviderPool implements ProviderPool {
   private refreshTimer: ReturnType<Clock["setTimeout"]> | undefined;
   private disposed = false;
   private stopWatching: (() => void) | undefined;
+  /**
+   * Plan windows are read and shown on each host, and this host's proxy refuses at once while
+   * one is used up; sharing the window pause and the hold through Redis is not built yet.
+   */
+  readonly windows: WindowRules;
 
   constructor(
     config: PoolConfig,
@@ -78,6 +85,11 @@ export class SharedProviderPool implements ProviderPool {
     this.usageProbe = deps.usageProbe;
     for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
+    this.windows = new WindowRules(deps.clock, deps.providerId, undefined, {
+      drive: () => deps.onChange?.(),
+      event: (kind, message) => deps.onEvent?.({ kind, message }),
+      timeOutBefore: () => undefined,
+    });
     this.left = new Promise((resolve) => (this.leave = () => resolve(undefined)));
     const joining = deps.hub.ready().then((link) => this.join(link));
     deps.hub.track(joining);
@@ -271,11 +283,11 @@ export class SharedProviderPool implements ProviderPool {
   /** The rate-limit headers stay this host's (SPEC §7); the early pause they may call for is shared. */
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
     this.upstreamLimits = reading;
-    const resetAt = reading.requests?.resetAt;
     const now = this.deps.clock.now();
-    if (fromSuccess && reading.requests?.remaining === 0 && resetAt !== undefined && resetAt > now) {
-      const until = Math.min(resetAt, now + MAX_RETRY_AFTER_MS) + this.deps.hub.offsetMs;
-      this.background((shared) => shared.pauseUntil(until, say.PAUSED_BY_UPSTREAM_HEADERS));
+    const spent = fromSuccess ? exhaustedBucket(reading, now) : undefined;
+    if (spent) {
+      const until = Math.min(spent.resetAt, now + MAX_RETRY_AFTER_MS) + this.deps.hub.offsetMs;
+      this.background((shared) => shared.pauseUntil(until, say.pausedByUpstreamHeaders(spent.words)));
     }
     this.deps.onChange?.();
   }
@@ -299,6 +311,8 @@ export class SharedProviderPool implements ProviderPool {
     const entry: ConcurrencyStatusEntry = this.last ? { ...this.last } : this.unjoined();
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
+    const windows = this.windows.views();
+    if (windows) entry.windows = windows;
     if (this.last && !this.deps.hub.state().connected) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }
@@ -314,6 +328,7 @@ export class SharedProviderPool implements ProviderPool {
     this.disposed = true;
     this.leave();
     this.stopWatching?.();
+    this.windows.dispose();
     if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
     const shared = this.shared;
     if (shared) this.deps.hub.track(shared.settled().then(() => shared.dispose({ keepLeases })));
