@@ -15,6 +15,7 @@ import { ClientGone, modelOf, readBoundedBody, tooLargeError } from "./request-b
 import { StreamErrorScanner } from "./stream-errors";
 import { noteUpstreamLimits } from "./upstream-limits-note";
 import { verdictOf } from "./upstream-verdict";
+import { usedUpError, WindowObserver } from "./window-observer";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -64,6 +65,9 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     throw error;
   }
   if (body === "too_large") return sendProxyError(res, input.flavor, tooLargeError());
+  // A used-up plan window: answered at once, nothing reaches the provider (SPEC §8).
+  const usedUp = service.windowRefusal(providerId);
+  if (usedUp) return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
 
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
   // Watched only once it queues: most requests find a slot free, and an AbortController per
@@ -104,21 +108,25 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
 
 function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
   const { service, providerId } = input;
-  const scanner = new StreamErrorScanner();
+  const windows = new WindowObserver(service, providerId);
+  const scanner = new StreamErrorScanner((data) => windows.event(data));
   let scanning = false;
   const observe = {
     head(incoming: IncomingMessage) {
       noteUpstreamLimits(service, providerId, incoming);
       const status = incoming.statusCode ?? 0;
+      windows.head(status, incoming.headers);
       scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
     },
     chunk(chunk: Buffer) {
       if (scanning) scanner.feed(chunk);
+      else windows.chunk(chunk);
     },
   };
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
+        windows.end();
         end.finish(verdictOf(ending, service.clock.now(), scanner.error));
         resolve();
       });

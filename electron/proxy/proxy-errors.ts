@@ -14,6 +14,7 @@ export type ProxyErrorCode =
   | "payload_too_large"
   | "route_open"
   | "route_probing"
+  | "usage_limit_reached"
   | "unavailable"
   | "upstream_unreachable"
   | "upstream_timeout"
@@ -32,17 +33,24 @@ const ANTHROPIC_TYPE: Record<number, string> = {
   403: "permission_error",
   404: "not_found_error",
   413: "request_too_large",
+  429: "rate_limit_error",
   504: "timeout_error",
   503: "overloaded_error",
 };
 
-export function errorBody(flavor: ErrorFlavor, status: number, code: ProxyErrorCode, message: string): unknown {
+export function errorBody(
+  flavor: ErrorFlavor,
+  status: number,
+  code: ProxyErrorCode,
+  message: string,
+  extra: Record<string, unknown> = {},
+): unknown {
   if (flavor === "anthropic") {
     return { type: "error", error: { type: ANTHROPIC_TYPE[status] ?? "api_error", message } };
   }
-  return {
-    error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code },
-  };
+  // OpenAI names a 429's kind in `type` (Codex: `usage_limit_reached`); other errors by their side.
+  const type = status === 429 ? code : status >= 500 ? "server_error" : "invalid_request_error";
+  return { error: { message, type, param: null, code, ...extra } };
 }
 
 export interface ProxyError {
@@ -51,11 +59,13 @@ export interface ProxyError {
   /** Without the "Headroom: " prefix, which is added so a user knows who answered. */
   message: string;
   retryAfterS?: number;
+  /** More fields of the OpenAI-format error object (e.g. `resets_at`). */
+  extra?: Record<string, unknown>;
 }
 
 export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`));
+  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.extra));
   res.writeHead(error.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),

@@ -12,6 +12,7 @@ import type { Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { verdictOf, type Verdict } from "./upstream-verdict";
+import { mayCarryWindows, usedUpError, WindowObserver } from "./window-observer";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
 /** An upstream's refusal of the upgrade is passed on; its body is an error message, never large. */
@@ -81,12 +82,20 @@ function errorStatusOf(data: RawData, isBinary: boolean): { status: number; head
   }
 }
 
+function parsed(data: RawData): unknown {
+  try {
+    return JSON.parse(data.toString());
+  } catch {
+    return undefined;
+  }
+}
+
 export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
   const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const live = new Set<{ client?: WebSocket; upstream: WebSocket }>();
 
   function refuse(socket: Duplex, flavor: ErrorFlavor, error: ProxyError): void {
-    const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`));
+    const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.extra));
     writeHead(
       socket,
       error.status,
@@ -109,6 +118,8 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
       if (socket.destroyed) controller.abort();
       return { signal: controller.signal, stop: () => socket.off("close", onLeave) };
     };
+    const usedUp = service.windowRefusal(providerId);
+    if (usedUp) return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
     let start: GateStart;
     try {
       const agentId = agentOf(input.req);
@@ -154,6 +165,9 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
       const upstream = new WebSocket(url, protocols, { headers, handshakeTimeout: input.timeoutMs, perMessageDeflate: false });
       const pair: { client?: WebSocket; upstream: WebSocket } = { upstream };
+      // On this transport headers come once, at the upgrade; readings then come as messages.
+      const windows = new WindowObserver(service, providerId);
+      upstream.on("upgrade", (response: IncomingMessage) => windows.head(response.statusCode ?? 101, response.headers));
       live.add(pair);
       socket.once("close", () => {
         if (pair.client) return;
@@ -170,6 +184,9 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         });
         response.on("end", () => {
           const status = response.statusCode ?? 502;
+          windows.head(status, response.headers);
+          for (const chunk of chunks) windows.chunk(chunk);
+          windows.end();
           const passed = headerObject(responseHeaders(response), ["content-length"]);
           writeHead(socket, status, passed, Buffer.concat(chunks));
           request.destroy();
@@ -211,6 +228,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
           });
           upstream.on("message", (data, isBinary) => {
             idle.refresh();
+            if (!isBinary && mayCarryWindows(data.toString())) windows.event(parsed(data));
             const error = errorStatusOf(data, isBinary);
             if (error && !errorVerdict) {
               const verdict = verdictOf({ kind: "completed", status: error.status, headers: error.headers }, service.clock.now());

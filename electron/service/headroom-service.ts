@@ -27,6 +27,7 @@ import type {
 import { LIMITS } from "../../shared/limits";
 import type { Clock } from "../engine/clock";
 import type { UsageProbe } from "../engine/pool-types";
+import type { WindowReading } from "../engine/window-readings";
 import type { SettingsStore } from "../settings/settings-store";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
@@ -222,6 +223,16 @@ export class HeadroomService implements OperationService {
   /** The provider's rate-limit headers from one answer (SPEC §6). */
   noteUpstreamLimits(providerId: string, reading: UpstreamLimits, fromSuccess: boolean): void {
     this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
+  }
+
+  /** Plan windows from one answer or in-band event (SPEC §8); a used-up one pauses the provider. */
+  noteWindows(providerId: string, reading: WindowReading): void {
+    this.providers.get(providerId)?.pool.windows.note(reading);
+  }
+
+  /** While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). */
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+    return this.providers.get(providerId)?.pool.windows.refusal(this.clock.now());
   }
 
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
