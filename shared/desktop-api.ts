@@ -20,6 +20,7 @@ export const PRELOAD_CHANNELS = [
   "leases:get",
   "provider:resume",
   "notice:dismiss",
+  "notice:accept",
   "lease:release",
   "routes:get",
   "routes:settings",

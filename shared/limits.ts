@@ -10,6 +10,7 @@ export const LIMITS = {
   leaseTtlMs: { min: 5_000, max: 3_600_000, default: 120_000 },
   responseTimeoutMs: { min: 1_000, max: 3_600_000, default: 300_000 },
   seriesMinutes: { min: 1, max: 60, default: 5 },
+  holdNewAtPercent: { min: 1, max: 100 },
 } as const;
 
 /** SPEC §5 default ports on 127.0.0.1: the API and window, and the gating proxy. */

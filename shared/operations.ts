@@ -99,6 +99,10 @@ export const operations = {
     http: ["POST", "/concurrency/notice/:providerId/dismiss"], params: ProviderParams,
     returns: returns<ConcurrencyStatusEntry>(), service: "dismissNotice", window: "notice:dismiss",
   },
+  acceptNotice: {
+    http: ["POST", "/concurrency/notice/:providerId/accept"], params: ProviderParams,
+    returns: returns<ConcurrencyStatusEntry>(), service: "acceptNotice", window: "notice:accept",
+  },
   heartbeat: {
     http: ["POST", "/concurrency/leases/:leaseId/heartbeat"], params: LeaseParams,
     returns: returns<{ leaseId: string; expiresAt?: number }>(), service: "heartbeat",

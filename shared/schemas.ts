@@ -66,6 +66,7 @@ export const Limit = integer(LIMITS.limit);
 export const CooldownMs = integer(LIMITS.cooldownMs);
 export const ResponseTimeoutMs = integer(LIMITS.responseTimeoutMs);
 export const PollMs = integer(LIMITS.pollMs);
+export const HoldNewAtPercent = integer(LIMITS.holdNewAtPercent);
 export const Threshold = integer(LIMITS.threshold);
 export const BreakerCooldownMs = integer(LIMITS.breakerCooldownMs);
 const Timestamp = Type.Number({ minimum: 0, allowed: "a time in epoch milliseconds" });
@@ -124,6 +125,7 @@ export const ProviderConfigPatch = object({
   ),
   responseTimeoutMs: Type.Optional(ResponseTimeoutMs),
   shared: Type.Optional(Flag),
+  holdNewAtPercent: Type.Optional(orNull(HoldNewAtPercent, "an integer from 1 to 100, or null (no hold)")),
 });
 export type ProviderConfigPatch = Static<typeof ProviderConfigPatch>;
 
@@ -188,6 +190,8 @@ export const ProviderSettings = defaulted(object({
   usageGate: Type.Optional(UsageGateConfig),
   // SPEC §7: kept on Redis while true; absent means local, so older files stay as they are.
   shared: Type.Optional(Flag),
+  // SPEC §8: absent means no hold.
+  holdNewAtPercent: Type.Optional(HoldNewAtPercent),
 }), {}); // a `default`, so Value.Default descends into each provider of the record
 /** After defaults are filled, every defaulted field is present. */
 export type ProviderSettings = Static<typeof ProviderSettings> &

@@ -109,6 +109,8 @@ export interface ProviderConfigView {
   usageGate?: UsageGateConfig;
   /** SPEC §7: true while the provider is shared across machines on Redis. */
   shared?: boolean;
+  /** SPEC §8: new leases wait while a plan window is at least this full. */
+  holdNewAtPercent?: number;
 }
 
 export interface WaitingView {

@@ -10,6 +10,11 @@ export const reductionNotice = (providerId: string, from: number, to: number): s
   `Limit for ${providerId} lowered from ${from} to ${to} after a rate limit (429). ` +
   "Restore it when the provider allows more.";
 
+/** SPEC §4 "Restore that does not stick"; the shell's alerts know this sentence and do not repeat it. */
+export const loweredAgainNotice = (providerId: string, afterMs: number, to: number): string =>
+  `${providerId} lowered the limit again ${Math.max(1, Math.round(afterMs / 1000))} s after the restore: ` +
+  `the provider allows ${to} right now`;
+
 export const rateLimitedMessage = (providerId: string, retryAfterMs?: number): string =>
   retryAfterMs === undefined
     ? `${providerId} answered 429 (rate limited) without a Retry-After.`

@@ -110,6 +110,8 @@ export interface ProviderPool {
   setCooldown(cooldownMs: number): void;
   resume(): void;
   dismissNotice(): void;
+  /** SPEC §1 "Accept": clears the reduction and its notice, the limit staying where it is. */
+  acceptReduction(): void;
   setUsageProbe(probe: { probe: UsageProbe; pollMs: number } | undefined): void;
   config(): PoolConfig;
   status(): ConcurrencyStatusEntry;

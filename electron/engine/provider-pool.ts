@@ -278,7 +278,7 @@ class Pool implements ProviderPool, WaiterOwner {
   // ── settings ───────────────────────────────────────────────────────────────
 
   setLimit(limit: number): void {
-    this.limit.setByHand(limit);
+    this.limit.setByHand(limit, this.clock.now());
     this.deps.onConfigChange?.(this.config());
     this.notify(this.drive());
   }
@@ -295,6 +295,13 @@ class Pool implements ProviderPool, WaiterOwner {
     this.rateLimits.lifted();
     if (wasPaused) this.event("resumed", say.resumedMessage(this.providerId));
     this.notify(this.drive());
+  }
+
+  acceptReduction(): void {
+    if (!this.limit.reduced) return;
+    this.limit.setByHand(this.limit.value);
+    this.deps.onConfigChange?.(this.config());
+    this.notify(false);
   }
 
   dismissNotice(): void {

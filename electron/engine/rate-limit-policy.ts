@@ -52,9 +52,9 @@ export class RateLimitPolicy {
     }
     // One pause window lowers the limit once, and a late 429 from a lease admitted before
     // the last reduction speaks of the old limit, not the new one.
-    if (wasPaused || age === "predates-reduction" || !pool.limit.reduce()) return;
+    if (wasPaused || age === "predates-reduction" || !pool.limit.reduce(now)) return;
     pool.limitLowered();
-    pool.event("reduced", say.reductionNotice(pool.providerId, pool.limit.value + 1, pool.limit.value));
+    pool.event("reduced", pool.limit.notice(pool.providerId));
     pool.configChanged();
   }
 

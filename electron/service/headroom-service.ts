@@ -203,6 +203,7 @@ export class HeadroomService implements OperationService {
   removeProvider(input: Input<"removeProvider">): { removed: true } { return this.settings.removeProvider(input); }
   resume(input: Input<"resume">): ConcurrencyStatusEntry { return this.settings.resume(input); }
   dismissNotice(input: Input<"dismissNotice">): ConcurrencyStatusEntry { return this.settings.dismissNotice(input); }
+  acceptNotice(input: Input<"acceptNotice">): ConcurrencyStatusEntry { return this.settings.acceptNotice(input); }
 
   // ── leases (electron/service/lease-service.ts) ─────────────────────────────
 

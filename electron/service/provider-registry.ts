@@ -21,6 +21,8 @@ export interface Provider {
   usageGate?: UsageGateConfig | undefined;
   /** The proxy's wait for an upstream's headers and longest silence in a stream (SPEC §1). */
   responseTimeoutMs: number;
+  /** SPEC §8, kept on this host (like the upstream); absent = no hold. */
+  holdNewAtPercent?: number;
 }
 
 export interface RegistryDeps {
@@ -68,7 +70,7 @@ export class ProviderRegistry {
 
   /** Creates the pool for stored or new settings; `persist` writes a new provider to disk. */
   add(providerId: string, settings: ProviderSettings, persist: boolean): Provider {
-    const { upstream, usageGate, responseTimeoutMs, shared, ...config } = settings;
+    const { upstream, usageGate, responseTimeoutMs, shared, holdNewAtPercent, ...config } = settings;
     const provider: Provider = {
       id: providerId,
       pool: this.poolFor(providerId, shared === true, usageGate, config, []),
@@ -76,7 +78,9 @@ export class ProviderRegistry {
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
       responseTimeoutMs: responseTimeoutMs ?? LIMITS.responseTimeoutMs.default,
+      ...(holdNewAtPercent === undefined ? {} : { holdNewAtPercent }),
     };
+    provider.pool.windows.setHoldNewAtPercent(holdNewAtPercent);
     if (provider.shared && !this.deps.hub) {
       this.deps.log?.(`Provider ${providerId} is shared, but HEADROOM_REDIS_URL is not set: it runs locally on this host until it is.`);
     }
@@ -95,6 +99,7 @@ export class ProviderRegistry {
     const old = provider.pool;
     provider.shared = shared;
     provider.pool = this.poolFor(provider.id, shared, provider.usageGate, old.config(), old.heldLeases());
+    provider.pool.windows.setHoldNewAtPercent(provider.holdNewAtPercent);
     old.dispose();
     this.persist(provider.id);
   }
@@ -145,6 +150,11 @@ export class ProviderRegistry {
       provider.pool.setUsageProbe(this.probeFor(provider.usageGate));
     }
     if (patch.responseTimeoutMs !== undefined) provider.responseTimeoutMs = patch.responseTimeoutMs;
+    if (patch.holdNewAtPercent !== undefined) {
+      if (patch.holdNewAtPercent === null) delete provider.holdNewAtPercent;
+      else provider.holdNewAtPercent = patch.holdNewAtPercent;
+      provider.pool.windows.setHoldNewAtPercent(provider.holdNewAtPercent);
+    }
     this.persist(provider.id);
   }
 
@@ -193,6 +203,7 @@ export class ProviderRegistry {
         ? {}
         : { responseTimeoutMs: provider.responseTimeoutMs }),
       ...(provider.shared ? { shared: true } : {}),
+      ...(provider.holdNewAtPercent === undefined ? {} : { holdNewAtPercent: provider.holdNewAtPercent }),
     };
     this.deps.writer.saveProvider(providerId, settings);
   }

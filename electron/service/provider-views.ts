@@ -49,7 +49,7 @@ export class ProviderViews {
   }
 
   providerConfig({ providerId }: Input<"providerConfig">): ProviderConfigView {
-    const { pool, upstream, usageGate, responseTimeoutMs, shared } = this.deps.providers.require(providerId);
+    const { pool, upstream, usageGate, responseTimeoutMs, shared, holdNewAtPercent } = this.deps.providers.require(providerId);
     const config = pool.config();
     return {
       providerId,
@@ -59,6 +59,7 @@ export class ProviderViews {
       ...(upstream === undefined ? {} : { upstream }),
       ...(usageGate === undefined ? {} : { usageGate }),
       ...(shared ? { shared } : {}),
+      ...(holdNewAtPercent === undefined ? {} : { holdNewAtPercent }),
     };
   }
 

@@ -269,6 +269,11 @@ export class SharedProviderPool implements ProviderPool {
     this.background((shared) => shared.resume());
   }
 
+  /** Accepting is setting the lowered limit by hand: the same change on Redis. */
+  acceptReduction(): void {
+    if (this.config().autoReduced) this.setLimit(this.config().limit);
+  }
+
   dismissNotice(): void {
     this.settings = { ...this.config(), noticeDismissed: true };
     this.changed(async (shared) => shared.dismissNotice());
