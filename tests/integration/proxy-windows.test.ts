@@ -113,3 +113,20 @@ test("header values of any shape never cause a 5xx and never count", async () =>
   expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
   expect((await h.client.status()).providers[0]).toMatchObject({ paused: false });
 });
+
+test("the demo's fake plan window fills, is used up, pauses the provider until it resets, then admits again", async () => {
+  h = await startProxyHarness({ limit: 2, fake: { planWindow: { fillMs: 300, resetMs: 1_200 }, events: 1, eventDelayMs: 0 } });
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
+  const before = (await h.client.status()).providers[0]!;
+  expect(before.windows?.[0]).toMatchObject({ name: "5h", binding: true });
+  await new Promise((r) => setTimeout(r, 350));
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(429); // the fake's own refusal
+  const paused = (await h.client.status()).providers[0]!;
+  expect(paused).toMatchObject({ paused: true, autoReduced: false });
+  const generations = h.fake.stats.generations;
+  expect((await post(`${h.base}/v1/messages`, message)).headers.get("x-headroom-error")).toBe("usage_limit_reached");
+  expect(h.fake.stats.generations).toBe(generations);
+  await new Promise((r) => setTimeout(r, paused.pausedUntil! - Date.now() + 50));
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
+  expect((await h.client.history()).events.some((e) => e.kind === "window_reset")).toBe(true);
+});
