@@ -36,6 +36,29 @@ module.exports = {
     },
     ...transportRules,
     {
+      name: "electron-only-in-the-shell",
+      comment:
+        "Only the shell, the IPC adapter and the two entry points run inside Electron; everything else also runs under `npm run serve`, the CLI and the tests, where there is no Electron. (scripts/ launch the binary and tests/ drive the app, so they are not product code.)",
+      severity: "error",
+      from: { path: "^(electron|renderer|shared|cli|demo|bench|bin)/", pathNot: "^electron/(shell|ipc)/|^electron/(main|preload)\\.ts$" },
+      to: { path: "^node_modules/(electron|electron-store)/" },
+    },
+    {
+      name: "cli-is-a-client",
+      comment:
+        "The `headroom` command talks to the host over HTTP: of our code it uses shared/ and the data folder's read side (electron/data-folder), never the host, the service or the engine.",
+      severity: "error",
+      from: { path: "^cli/" },
+      to: { path: "^electron/", pathNot: "^electron/data-folder/" },
+    },
+    {
+      name: "data-folder-stands-alone",
+      comment: "electron/data-folder/ is where the host's files are, read by the host and by its clients: it imports neither.",
+      severity: "error",
+      from: { path: "^electron/data-folder/" },
+      to: { path: "^(electron|renderer|cli)/", pathNot: "^electron/data-folder/" },
+    },
+    {
       name: "shared-stands-alone",
       comment: "shared/ is imported by both processes and the CLI; it imports none of them.",
       severity: "error",
@@ -75,7 +98,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(dist|node_modules|test-results)/" },
+    // node_modules stays in the graph (not followed) so the rule on `electron` can see it.
+    exclude: { path: "^(dist|test-results)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

@@ -16,6 +16,3 @@ export interface BenchSection {
   target?: { text: string; met: boolean };
   notes?: string[];
 }
-
-/** A bench file's default export. */
-export type BenchModule = () => Promise<BenchSection[]>;

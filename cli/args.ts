@@ -1,6 +1,7 @@
 // Small argv helpers over node:util parseArgs: every mistake becomes a UsageError (exit 64)
 // whose message names the argument and what is allowed.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { validOr } from "../shared/check";
 import { checkProviderId, type Checked } from "../shared/validate";
 import { UsageError } from "./exit-codes";
 
@@ -39,8 +40,7 @@ export function takePositionals(command: string, positionals: string[], names: s
 }
 
 export function valid<T>(checked: Checked<T>, command: string): T {
-  if (!checked.ok) throw new UsageError(checked.message, command);
-  return checked.value;
+  return validOr(checked, (message) => new UsageError(message, command));
 }
 
 export function providerIdArg(value: string, command: string): string {

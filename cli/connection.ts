@@ -2,12 +2,12 @@
 // user about both when something goes wrong.
 import { createApiClient, type ApiClient } from "../shared/api-client";
 import { DEFAULT_PORTS } from "../shared/limits";
-import { tokenFilePath, readToken } from "../electron/host/api-token";
-import { resolveDataDir } from "../electron/host/data-dir";
+import { tokenFilePath, readToken } from "../electron/data-folder/token-file";
+import { resolveDataDir } from "../electron/data-folder/data-dir";
 import { UsageError } from "./exit-codes";
 import { nodeHttpFetch } from "./node-http-fetch";
 
-export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORTS.api}`;
+const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORTS.api}`;
 
 export interface Connection {
   client: ApiClient;

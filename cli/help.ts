@@ -20,6 +20,9 @@ Commands:
                                         share one across machines on Redis
   resume <id>                           lift a provider's rate-limit pause now
   routes [reset <target> <runtime> <model>]  route circuit breakers; close one by hand
+  agents                                agents seen in the last hour: state, requests, tokens
+  usage [--hours N] [--by agent|provider|model]
+                                        tokens used through the proxy (default: 5 h, by agent)
 
 Options: --json (machine-readable output), --help (this text, or a command's).
 
@@ -113,5 +116,17 @@ Lifts a provider's rate-limit pause by hand; waiting agents are admitted at once
 
 Lists route circuit breakers (target, runtime, model) with their state, or closes one by
 hand.
+`,
+  agents: `Usage: headroom agents [--json]
+
+Lists the agents seen in the last hour, running and waiting first: who they are (the name
+from --agent or x-headroom-agent, else the local process and its folder, else the
+user-agent), their provider, state, and requests and tokens in the last 5 hours.
+`,
+  usage: `Usage: headroom usage [--hours N] [--by agent|provider|model] [--json]
+
+Sums the tokens, requests, 429s and errors counted through the proxy over the last N hours
+(1 to 192, default 5), grouped by agent (default), provider or model. Input excludes cache
+reads; output includes reasoning.
 `,
 };

@@ -1,5 +1,6 @@
 // `headroom`: the command table. Each command lives in its own file and returns its exit status.
 import type { Command, CommandContext } from "./command";
+import { agentsCommand, usageCommand } from "./commands/agents";
 import { cooldownCommand } from "./commands/cooldown";
 import { limitCommand } from "./commands/limit";
 import { providersCommand } from "./commands/providers";
@@ -21,6 +22,8 @@ const COMMANDS: Record<string, Command> = {
   providers: providersCommand,
   resume: resumeCommand,
   routes: routesCommand,
+  agents: agentsCommand,
+  usage: usageCommand,
 };
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -1,14 +1,14 @@
 // What `headroom status` and `headroom providers` print, as pure functions of the host's
 // answers, so the wording is tested without a host.
 import type { ConcurrencyStatusEntry, ConcurrencyStatusResponse, ProviderConfigView } from "../shared/types";
-import { formatDuration } from "./duration";
+import { formatDuration, formatRemaining } from "../shared/duration";
 import { formatTable } from "./table";
 
-export const NO_PROVIDERS = "No providers yet. Add one with: headroom providers add <id> <limit>\n";
+const NO_PROVIDERS = "No providers yet. Add one with: headroom providers add <id> <limit>\n";
 
 function pauseCell(entry: ConcurrencyStatusEntry, now: number): string {
   if (!entry.paused) return "-";
-  return entry.pausedUntil === undefined ? "paused" : `${formatDuration(entry.pausedUntil - now)} left`;
+  return entry.pausedUntil === undefined ? "paused" : `${formatRemaining(entry.pausedUntil - now)} left`;
 }
 
 function waitCell(entry: ConcurrencyStatusEntry): string {

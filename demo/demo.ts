@@ -12,6 +12,21 @@ import { DEFAULT_PORTS } from "../shared/limits";
 
 export const DEMO_PROVIDER = "demo-anthropic";
 const MODELS = ["claude-demo-sonnet", "claude-demo-haiku"];
+/**
+ * Who the simulated agents pretend to be (SPEC §9): a name and a project each, so the agents
+ * list tells them apart. They run inside the demo's own process, which Headroom never counts
+ * as an agent, so each names itself (x-headroom-agent) and sends its CLI's user-agent.
+ */
+const CAST = [
+  { name: "claude", project: "~/src/api", userAgent: "claude-cli/2.0.14 (external, cli)" },
+  { name: "codex", project: "~/src/web", userAgent: "codex_cli_rs/0.46.0 (Ubuntu 24.4.0; x86_64) xterm-256color" },
+  { name: "claude", project: "~/src/billing", userAgent: "claude-cli/2.0.14 (external, cli)" },
+  { name: "gemini", project: "~/src/mobile", userAgent: "GeminiCLI/0.9.0 (linux; x64)" },
+  { name: "opencode", project: "~/src/infra", userAgent: "opencode/0.15.2" },
+  { name: "reviewer", project: "~/src/api", userAgent: "claude-cli/2.0.14 (external, cli)" },
+  { name: "migrator", project: "~/src/db", userAgent: "codex_cli_rs/0.46.0 (Ubuntu 24.4.0; x86_64) xterm-256color" },
+  { name: "docs-bot", project: "~/src/docs", userAgent: "claude-cli/2.0.14 (external, cli)" },
+];
 /** The fake provider allows 3 at once while Headroom starts at 4: the first burst meets a 429. */
 const PROVIDER_CAP = 3;
 const START_LIMIT = 4;
@@ -63,6 +78,12 @@ async function startDemoHost(options: DemoOptions, dataDir: string): Promise<Run
   }
 }
 
+function castOf(i: number): { name: string; userAgent: string } {
+  const cast = CAST[i % CAST.length]!;
+  const round = Math.floor(i / CAST.length);
+  return { name: `${cast.name} · ${cast.project}${round === 0 ? "" : ` (${round + 1})`}`, userAgent: cast.userAgent };
+}
+
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "headroom-demo-"));
@@ -88,7 +109,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const agents = Array.from({ length: options.agents ?? 8 }, (_, i) =>
     runAgent(
       {
-        name: `agent-${i + 1}`,
+        ...castOf(i),
         baseUrl: `${proxyUrl}/${DEMO_PROVIDER}`,
         model: MODELS[i % MODELS.length]!,
         signal: stopAgents.signal,

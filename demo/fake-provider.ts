@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WebSocketServer } from "ws";
+import { geminiModelOf } from "./fake-gemini";
 import { completeBody, dialectOf, errorBody, sendJson, streamBytes, streamEvents, type Dialect, type Endpoint } from "./fake-responses";
 
 export interface FakeProviderOptions {
@@ -32,7 +33,7 @@ export interface FakeProviderOptions {
 }
 
 /** One scripted answer to the next generation request: a status, optional headers and body. */
-export interface ScriptedAnswer {
+interface ScriptedAnswer {
   status: number;
   headers?: Record<string, string>;
   /** Defaults to the dialect's error body for the status. */
@@ -50,9 +51,9 @@ export interface ScriptedAnswer {
 }
 
 /** A fixed concurrent_sessions, "live" (the real in-flight count), or a broken endpoint. */
-export type UsageMode = number | "live" | "error" | "hang";
+type UsageMode = number | "live" | "error" | "hang";
 
-export interface FakeProviderStats {
+interface FakeProviderStats {
   /** Every request, generation or not. */
   requests: number;
   generations: number;
@@ -77,7 +78,27 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-const GENERATION: Record<string, Endpoint> = { "/v1/messages": "messages", "/v1/chat/completions": "chat", "/v1/responses": "responses" };
+// `/responses` at the root is Codex on a ChatGPT login (its base URL ends in /backend-api/codex).
+const GENERATION: Record<string, Endpoint> = {
+  "/v1/messages": "messages",
+  "/v1/chat/completions": "chat",
+  "/v1/responses": "responses",
+  "/responses": "responses",
+};
+// Lenient as Google's router: any case, escapes decoded, a trailing slash ignored.
+const GEMINI_GENERATION = /^\/v1(beta)?\/models\/[^/]+:(stream)?generatecontent\/?$/i;
+
+function endpointOf(path: string): Endpoint | undefined {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // a broken escape: no Gemini endpoint
+  }
+  const gemini = GEMINI_GENERATION.exec(decoded);
+  if (gemini) return gemini[2] ? "gemini-stream" : "gemini";
+  return GENERATION[path];
+}
 
 function freshStats(): FakeProviderStats {
   return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [], openWebSockets: 0 };
@@ -161,7 +182,7 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     // Read at close time: resetStats() may have swapped the object since.
     res.once("close", () => fake.stats.inFlight--);
     const body = await readJson(req);
-    const model = typeof body.model === "string" ? body.model : "fake-model";
+    const model = dialect === "google" ? geminiModelOf(req.url ?? "") : typeof body.model === "string" ? body.model : "fake-model";
     if (options.firstByteDelayMs > 0) await sleep(options.firstByteDelayMs);
     if (res.destroyed) return;
 
@@ -203,11 +224,11 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     if (fake.stats.inFlight > options.cap) {
       fake.stats.rateLimited++;
       const message = `the fake provider allows ${options.cap} concurrent requests`;
-      sendJson(res, 429, errorBody(dialect, 429, message), { "retry-after": String(options.retryAfterSeconds) });
+      sendJson(res, 429, errorBody(dialect, 429, message, options.retryAfterSeconds), { "retry-after": String(options.retryAfterSeconds) });
       return;
     }
     if (typeof body.fake_stream_bytes === "number") return streamBytes(res, body.fake_stream_bytes);
-    if (body.stream === true) return streamEvents(res, endpoint, model, options.events, options.eventDelayMs);
+    if (body.stream === true || endpoint === "gemini-stream") return streamEvents(res, endpoint, model, options.events, options.eventDelayMs);
     const thinking = options.events * options.eventDelayMs;
     if (thinking > 0) await sleep(thinking); // no timer at all when 0: the bench measures the proxy, not a tick
     sendJson(res, 200, completeBody(endpoint, model, options.events));
@@ -225,7 +246,7 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     fake.stats.lastHeaders = req.headers;
     fake.stats.lastPath = req.url ?? "/";
     fake.stats.paths.push(req.url ?? "/");
-    const endpoint = GENERATION[path];
+    const endpoint = endpointOf(path);
     if (req.method === "POST" && endpoint) {
       generate(req, res, endpoint).catch(() => res.destroy());
     } else if (req.method === "GET" && path === "/usage") {

@@ -3,14 +3,16 @@
 import type { ServerResponse } from "node:http";
 import { Readable, pipeline } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { geminiBody, geminiEvents, googleErrorBody } from "./fake-gemini";
 import { responsesBody, responsesEvents } from "./fake-openai-responses";
 
 /** Whose error format a request gets. */
-export type Dialect = "anthropic" | "openai";
-/** Which generation endpoint: Anthropic messages, OpenAI chat completions, OpenAI responses. */
-export type Endpoint = "messages" | "chat" | "responses";
+export type Dialect = "anthropic" | "openai" | "google";
+/** Which generation endpoint: Anthropic messages, OpenAI chat completions, OpenAI responses, Gemini's generateContent (streamed or not). */
+export type Endpoint = "messages" | "chat" | "responses" | "gemini" | "gemini-stream";
 
-export const dialectOf = (endpoint: Endpoint): Dialect => (endpoint === "messages" ? "anthropic" : "openai");
+export const dialectOf = (endpoint: Endpoint): Dialect =>
+  endpoint === "messages" ? "anthropic" : endpoint === "gemini" || endpoint === "gemini-stream" ? "google" : "openai";
 
 const WORDS = ["Headroom ", "keeps ", "agents ", "inside ", "the ", "limit. "];
 
@@ -23,7 +25,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 const ANTHROPIC_ERROR: Record<number, string> = { 429: "rate_limit_error", 529: "overloaded_error", 500: "api_error" };
 
-export function errorBody(dialect: Dialect, status: number, message: string): unknown {
+export function errorBody(dialect: Dialect, status: number, message: string, retryAfterSeconds?: number): unknown {
+  if (dialect === "google") return googleErrorBody(status, message, retryAfterSeconds === undefined ? undefined : `${retryAfterSeconds}s`);
   if (dialect === "anthropic") {
     return { type: "error", error: { type: ANTHROPIC_ERROR[status] ?? "api_error", message } };
   }
@@ -35,6 +38,7 @@ const wordsOf = (events: number) => Array.from({ length: events }, (_, i) => WOR
 
 export function completeBody(endpoint: Endpoint, model: string, events: number): unknown {
   if (endpoint === "responses") return responsesBody(model, wordsOf(events));
+  if (endpoint === "gemini" || endpoint === "gemini-stream") return geminiBody(model, wordsOf(events));
   const text = wordsOf(events).join("");
   if (endpoint === "messages") {
     return {
@@ -95,7 +99,9 @@ export async function streamEvents(res: ServerResponse, endpoint: Endpoint, mode
       ? anthropicEvents(model, events)
       : endpoint === "chat"
         ? openaiEvents(model, events)
-        : responsesEvents(model, wordsOf(events));
+        : endpoint === "gemini-stream" || endpoint === "gemini"
+          ? geminiEvents(model, wordsOf(events))
+          : responsesEvents(model, wordsOf(events));
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   for (const [i, frame] of frames.entries()) {
     if (res.destroyed) return;

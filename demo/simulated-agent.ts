@@ -4,7 +4,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface AgentOptions {
+  /** Sent as x-headroom-agent: how the agents list names it. */
   name: string;
+  userAgent: string;
   /** The provider's base on the proxy, e.g. http://127.0.0.1:7412/demo-anthropic. */
   baseUrl: string;
   model: string;
@@ -28,6 +30,7 @@ async function once(options: AgentOptions, tally: AgentTally): Promise<void> {
       "x-api-key": "demo-key-not-a-secret",
       "anthropic-version": "2023-06-01",
       "x-headroom-agent": options.name,
+      "user-agent": options.userAgent,
     },
     body: JSON.stringify({
       model: options.model,

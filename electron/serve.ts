@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { resolveDataDir } from "./host/data-dir";
+import { resolveDataDir } from "./data-folder/data-dir";
 import { HostStartError } from "./host/host-start-error";
 import { startHost } from "./host/start-host";
 import { DEFAULT_API_PORT, DEFAULT_PROXY_PORT, parsePort } from "./host/ports";
@@ -53,6 +53,8 @@ async function main(): Promise<void> {
       ...(values["redis-prefix"] === undefined ? {} : { prefix: values["redis-prefix"] }),
     },
     log: (message, state) => console.error(`[headroom] ${message}`, state ?? ""),
+    // For the durability tests, which cannot wait 5 s per write.
+    ...(process.env.HEADROOM_USAGE_WRITE_MS === undefined ? {} : { usageWriteMs: Number(process.env.HEADROOM_USAGE_WRITE_MS) }),
   });
   process.stdout.write(`Headroom listening on ${host.windowUrl}\n`);
   if (host.proxyUrl !== undefined) process.stdout.write(`Headroom proxy on ${host.proxyUrl}\n`);

@@ -29,9 +29,22 @@ export function baseUrlLine(providerId: string, upstream: string, proxyUrl: stri
  * WebSocket Codex tries first with `openai_base_url`.
  */
 export function setupLines(providerId: string, upstream: string, proxyUrl: string = DEFAULT_PROXY_URL): SetupLine[] {
+  const root = providerBase(providerId, proxyUrl);
+  if (isGemini(providerId, upstream)) {
+    return [
+      { what: "base URL", tools: "Gemini CLI, Google Gen AI SDKs", text: `GOOGLE_GEMINI_BASE_URL=${root}` },
+      { what: "Gemini CLI settings", tools: "Gemini CLI (~/.gemini/settings.json)", text: JSON.stringify(GEMINI_SETTINGS) },
+    ];
+  }
+  if (isChatGptCodex(upstream)) return [{ what: "Codex", tools: "Codex on a ChatGPT login", text: codexLine(root, "chatgpt") }];
   const base = baseUrlLine(providerId, upstream, proxyUrl);
-  if (isAnthropic(providerId, upstream)) return [{ what: "base URL", tools: "Claude Code, Anthropic SDKs", text: base }];
-  const v1 = `${providerBase(providerId, proxyUrl)}/v1`;
+  if (isAnthropic(providerId, upstream)) {
+    return [
+      { what: "base URL", tools: "Claude Code, Anthropic SDKs", text: base },
+      { what: "opencode", tools: "opencode (opencode.json)", text: JSON.stringify(opencodeConfig(root)) },
+    ];
+  }
+  const v1 = `${root}/v1`;
   return [
     { what: "base URL", tools: "OpenAI-compatible SDKs", text: base },
     { what: "Codex", tools: "Codex", text: codexLine(v1) },
@@ -39,15 +52,44 @@ export function setupLines(providerId: string, upstream: string, proxyUrl: strin
   ];
 }
 
-/** Codex's `-c` overrides for the proxy, as separate arguments (`npm run test:agents` runs them). */
-export function codexArgs(v1Url: string): string[] {
-  const entry = `{name="Headroom",base_url="${v1Url}",wire_api="responses",env_key="OPENAI_API_KEY"}`;
+/**
+ * Gemini CLI's own auth check needs an auth type in its settings (with only GEMINI_API_KEY it
+ * exits 41, "Invalid auth method selected"): `~/.gemini/settings.json` or the project's `.gemini/`.
+ */
+export const GEMINI_SETTINGS = { security: { auth: { selectedType: "gemini-api-key" } } };
+
+/**
+ * opencode's config file entry for an Anthropic provider: its base URL ends in `/v1` (opencode
+ * appends `/messages`), and the lease header makes it ride `headroom run`'s slot (empty, and
+ * so ignored, outside a run). `autoupdate: false` keeps it from reaching for the network.
+ */
+function opencodeConfig(providerRoot: string) {
+  return {
+    $schema: "https://opencode.ai/config.json",
+    autoupdate: false,
+    provider: {
+      anthropic: {
+        options: { baseURL: `${providerRoot}/v1`, headers: { "x-headroom-lease": "{env:HEADROOM_LEASE_ID}" } },
+      },
+    },
+  };
+}
+
+/**
+ * Codex's `-c` overrides for the proxy, as separate arguments (`npm run test:agents` runs them).
+ * With an API key the base URL is `<proxy>/<id>/v1`; on a ChatGPT login it is `<proxy>/<id>`
+ * (upstream https://chatgpt.com/backend-api/codex) and `requires_openai_auth` makes Codex send
+ * its ChatGPT token and account id instead of a key.
+ */
+export function codexArgs(baseUrl: string, auth: "api-key" | "chatgpt" = "api-key"): string[] {
+  const credentials = auth === "chatgpt" ? "requires_openai_auth=true" : `env_key="OPENAI_API_KEY"`;
+  const entry = `{name="Headroom",base_url="${baseUrl}",wire_api="responses",${credentials}}`;
   return ["-c", "model_provider=headroom", "-c", `model_providers.headroom=${entry}`];
 }
 
 /** The same arguments as one shell line (the entry single-quoted: it holds double quotes). */
-export function codexLine(v1Url: string): string {
-  const [, provider, , entry] = codexArgs(v1Url);
+export function codexLine(baseUrl: string, auth: "api-key" | "chatgpt" = "api-key"): string {
+  const [, provider, , entry] = codexArgs(baseUrl, auth);
   return `codex -c ${provider} -c '${entry}'`;
 }
 
@@ -70,5 +112,9 @@ export function firstRunLines(proxyUrl: string = DEFAULT_PROXY_URL): { agent: st
 }
 
 const providerBase = (providerId: string, proxyUrl: string) => `${proxyUrl.replace(/\/+$/, "")}/${providerId}`;
+
+const isGemini = (providerId: string, upstream: string) => /gemini|google/i.test(providerId) || /generativelanguage|googleapis/i.test(upstream);
+
+const isChatGptCodex = (upstream: string) => /chatgpt\.com\/backend-api\/codex/i.test(upstream);
 
 const isAnthropic = (providerId: string, upstream: string) => /anthropic|claude/i.test(providerId) || /anthropic/i.test(upstream);

@@ -8,7 +8,12 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-export const AGENT_CLIS = { "@anthropic-ai/claude-code": "2.1.332", "@openai/codex": "0.171.0" };
+export const AGENT_CLIS = {
+  "@anthropic-ai/claude-code": "2.1.332",
+  "@openai/codex": "0.171.0",
+  "@google/gemini-cli": "0.61.0",
+  "opencode-ai": "1.18.33",
+};
 
 export function agentsDir(env = process.env) {
   if (env.HEADROOM_AGENTS_DIR) return env.HEADROOM_AGENTS_DIR;

@@ -2,7 +2,7 @@
 // the tests, so no transport hand-rolls requests. Every operation of the table is callable as
 // `invoke(name, input)`: method, path and body come from its row. Runs wherever `fetch` exists.
 import type { Admission, ErrorCode, LeaseOutcome, RedisState, RouteKey, RouteOutcome } from "./types";
-import { keysOutsideBody, operations, pathOf, type ArgsOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
+import { keysOutsideBody, operations, pathOf, type ArgsOf, type InputOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
 import type { AcquireRequest, BreakerSettings, ProviderConfigPatch } from "./schemas";
 
 export class ApiError extends Error {
@@ -97,6 +97,8 @@ export function createApiClient(options: ApiClientOptions) {
     routeReset: (route: RouteKey) => invoke("routeReset", route),
     history: () => invoke("history"),
     series: (minutes?: number) => invoke("series", minutes === undefined ? {} : { minutes }),
+    agents: () => invoke("agents"),
+    usage: (query: InputOf<"usage"> = {}) => invoke("usage", query),
   };
 }
 

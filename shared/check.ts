@@ -7,8 +7,14 @@ import { Value } from "@sinclair/typebox/value";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
+/** The checked value, or the refusal's message thrown as the caller's own error (a 400, a usage error, a RangeError). */
+export function validOr<T>(checked: Checked<T>, refuse: (message: string) => Error): T {
+  if (!checked.ok) throw refuse(checked.message);
+  return checked.value;
+}
+
 /** SPEC §3: deeper JSON is refused before anything walks it, so nothing can overflow a stack. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** The schema option that words what a field allows, e.g. "an integer from 1 to 10000". */
 declare module "@sinclair/typebox" {
@@ -32,7 +38,7 @@ export function shown(value: unknown): string {
 }
 
 /** Depth of nested arrays and objects, measured without recursion; stops counting past `limit`. */
-export function depthExceeds(value: unknown, limit: number): boolean {
+function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [unknown, number];

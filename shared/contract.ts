@@ -7,10 +7,11 @@ import type {
   ResultOf,
   WindowChannel,
 } from "./operations";
+import type { AgentsView } from "./agents";
 import type { ConcurrencyStatusResponse, ErrorCode, HistoryEvent, RoutesView } from "./types";
 
 /** Every code a Result can carry: the API's, plus the window's own transport failures. */
-export type ResultCode = ErrorCode | "internal" | "network" | "forbidden_sender";
+type ResultCode = ErrorCode | "internal" | "network" | "forbidden_sender";
 
 /** Errors cross the boundary as data with a message a person can act on, never as thrown objects. */
 export type Result<T> = { ok: true; value: T } | { ok: false; code: ResultCode; message: string };
@@ -31,6 +32,8 @@ export type { HostInfo } from "./types";
 export interface PushMap {
   status: ConcurrencyStatusResponse;
   routes: RoutesView;
+  /** SPEC §9: whole, on change, at most twice a second. */
+  agents: AgentsView;
   history: { events: HistoryEvent[] };
   "history-added": { events: HistoryEvent[] };
 }
@@ -40,9 +43,9 @@ export type PushTopic = keyof PushMap;
 /** What a new subscriber receives first, whole. */
 export type SnapshotTopic = Exclude<PushTopic, "history-added">;
 
-export const PUSH_TOPICS = ["status", "routes", "history", "history-added"] as const satisfies readonly PushTopic[];
+export const PUSH_TOPICS = ["status", "routes", "agents", "history", "history-added"] as const satisfies readonly PushTopic[];
 
-export const SNAPSHOT_TOPICS = ["status", "routes", "history"] as const satisfies readonly SnapshotTopic[];
+export const SNAPSHOT_TOPICS = ["status", "routes", "agents", "history"] as const satisfies readonly SnapshotTopic[];
 
 /**
  * Connection state the window shows (the browser bridge reconnects after a host restart;

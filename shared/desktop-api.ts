@@ -27,6 +27,8 @@ export const PRELOAD_CHANNELS = [
   "route:reset",
   "history:get",
   "series:get",
+  "agents:get",
+  "usage:get",
 ] as const satisfies readonly InvokeChannel[];
 type NotInPreload = Exclude<InvokeChannel, (typeof PRELOAD_CHANNELS)[number]>;
 const preloadIsComplete: [NotInPreload] extends [never] ? true : NotInPreload = true;

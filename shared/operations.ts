@@ -4,6 +4,7 @@
 // preload's API, the window's bridges and the typed client are all derived from this table.
 // A new operation: one row here, one service method, and the window's use of it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { UsageQuery, type AgentsView, type UsageView } from "./agents";
 import {
   BreakerSettingsPatch,
   CooldownBody,
@@ -129,9 +130,11 @@ export const operations = {
   routeReset: { http: ["POST", "/routes/reset"], body: RouteKey, returns: returns<RouteEntry>(), service: "routeReset", window: "route:reset" },
   history: { http: ["GET", "/history"], returns: returns<{ events: HistoryEvent[] }>(), service: "historyEvents", window: "history:get" },
   series: { http: ["GET", "/series"], query: SeriesQuery, returns: returns<SeriesResponse>(), service: "series", window: "series:get" },
+  agents: { http: ["GET", "/agents"], returns: returns<AgentsView>(), service: "agents", window: "agents:get" },
+  usage: { http: ["GET", "/usage"], query: UsageQuery, returns: returns<UsageView>(), service: "usage", window: "usage:get" },
 } as const satisfies Record<string, OperationRow>;
 
-export type Operations = typeof operations;
+type Operations = typeof operations;
 export type OperationName = keyof Operations;
 
 type ParamsOf<R> = R extends { params: infer P extends TSchema } ? Static<P> : unknown;

@@ -1,81 +1,20 @@
 // The wire types of SPEC §1–3. Every transport (HTTP, IPC, CLI, proxy) speaks these. Types of
-// inputs and settings come from their schemas (shared/schemas.ts); answers are declared here.
-import type { BreakerSettings, HeldLease, RouteKey, UsageGateConfig } from "./schemas";
+// inputs and settings come from their schemas (shared/schemas.ts), the status entry from its own
+// (shared/status-entry.ts); the other answers are declared here.
+import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
+import type { ConcurrencyStatusEntry } from "./status-entry";
+
+export type { ConcurrencyStatusEntry, PlanWindow, UpstreamBucket, UpstreamLimits, UsageGateReading, WindowStatus } from "./status-entry";
 
 export type {
   BreakerSettings,
   HeldLease,
   LeaseOutcome,
+  ProviderConfigView,
   RouteKey,
   RouteOutcome,
   UsageGateConfig,
 } from "./schemas";
-
-export interface UsageGateReading {
-  ok: boolean;
-  concurrentSessions?: number;
-  error?: string;
-  checkedAt: number;
-}
-
-export interface ConcurrencyStatusEntry {
-  providerId: string;
-  limit: number;
-  active: number;
-  queued: number;
-  paused: boolean;
-  pausedUntil?: number;
-  cooldownMs: number;
-  autoReduced: boolean;
-  autoReducedFrom?: number;
-  notice?: string;
-  noticeDismissed: boolean;
-  recycling: number;
-  waitP50Ms?: number;
-  waitP95Ms?: number;
-  usageGate?: UsageGateReading;
-  /** Only when paused: why, in words. */
-  pauseReason?: string;
-  /** SPEC §6: the provider's own rate-limit headers, newest reading. */
-  upstreamLimits?: UpstreamLimits;
-  /** An addition for the window: the upstream base URL when one is set, so a push carries it. */
-  upstream?: string;
-  /** Why queued waiters wait when it is not obvious (SPEC §1), e.g. Redis unreachable. */
-  waitReason?: string;
-  /** SPEC §7, only for a provider shared across machines on Redis. */
-  shared?: true;
-  /** SPEC §7: how many hosts are live for a shared provider. */
-  hosts?: number;
-  /** SPEC §8: the plan windows the provider reported, absent when none was ever seen. */
-  windows?: PlanWindow[];
-}
-
-export type WindowStatus = "allowed" | "warning" | "rejected";
-
-/** SPEC §8: one plan window (`5h`, `7d`, `primary`...), `resetsAt` and `seenAt` in epoch ms. */
-export interface PlanWindow {
-  name: string;
-  usedPercent?: number;
-  resetsAt?: number;
-  status?: WindowStatus;
-  binding?: true;
-  seenAt: number;
-}
-
-/** `resetAt` in epoch ms. */
-export interface UpstreamBucket {
-  limit?: number;
-  remaining?: number;
-  resetAt?: number;
-}
-
-export interface UpstreamLimits {
-  requests?: UpstreamBucket;
-  tokens?: UpstreamBucket;
-  inputTokens?: UpstreamBucket;
-  outputTokens?: UpstreamBucket;
-  seenAt: number;
-}
 
 export interface ConcurrencyStatusResponse {
   providers: ConcurrencyStatusEntry[];
@@ -98,19 +37,6 @@ export interface LimitView {
 export interface CooldownView {
   providerId: string;
   cooldownMs: number;
-}
-
-export interface ProviderConfigView {
-  providerId: string;
-  limit: number;
-  cooldownMs: number;
-  responseTimeoutMs: number;
-  upstream?: string;
-  usageGate?: UsageGateConfig;
-  /** SPEC §7: true while the provider is shared across machines on Redis. */
-  shared?: boolean;
-  /** SPEC §8: new leases wait while a plan window is at least this full. */
-  holdNewAtPercent?: number;
 }
 
 export interface WaitingView {
@@ -199,10 +125,6 @@ export type ErrorCode =
   | "unavailable"
   | "not_found"
   | "method_not_allowed";
-
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string };
-}
 
 /** One provider's samples in `GET /series` (SPEC §4): parallel arrays, oldest first. */
 export interface ProviderSeries {

@@ -13,8 +13,8 @@ import {
 } from "./schemas";
 
 export type { Checked } from "./check";
-export { PROVIDER_ID_PATTERN, LEASE_OUTCOMES, ROUTE_OUTCOMES } from "./schemas";
-export type { AcquireRequest, ProviderConfigPatch } from "./schemas";
+export { PROVIDER_ID_PATTERN } from "./schemas";
+export type { AcquireRequest } from "./schemas";
 
 export const checkProviderId = (value: unknown, field = "providerId"): Checked<string> => check(ProviderId, value, field);
 export const checkLimit = (value: unknown): Checked<number> => check(Limit, value, "limit");

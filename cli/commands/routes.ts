@@ -2,7 +2,7 @@
 import { checkRouteKeyBody } from "../../shared/validate";
 import { parseCommandArgs, takePositionals, valid } from "../args";
 import { printJson, type Command } from "../command";
-import { formatDuration } from "../duration";
+import { formatDuration, formatRemaining } from "../../shared/duration";
 import { UsageError } from "../exit-codes";
 import { formatTable } from "../table";
 
@@ -44,7 +44,7 @@ export const routesCommand: Command = async (argv, context) => {
         r.runtimeId,
         r.modelId,
         r.state,
-        r.remainingMs > 0 ? formatDuration(r.remainingMs) : "-",
+        r.remainingMs > 0 ? formatRemaining(r.remainingMs) : "-",
         String(r.consecutiveFailures),
         r.reason || "-",
       ]),

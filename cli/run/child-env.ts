@@ -1,66 +1,57 @@
-// The wrapped command's environment (SPEC §6 "Lease-scoped requests"): it learns its lease
-// (HEADROOM_LEASE_ID), and base URLs pointing at this host's proxy for the provider are
-// scoped to that lease, so the agent's own requests ride on the slot `headroom run` holds
-// instead of queueing behind it (a deadlock at limit 1, two slots per agent above it).
+// The wrapped command's environment and arguments (SPEC §6 "Lease-scoped requests", "`headroom
+// run` finds every base URL"): it learns its lease (HEADROOM_LEASE_ID), and base URLs pointing
+// at this host's proxy for the provider — in the variables agents read and in the flags aider
+// takes — are scoped to that lease, so the agent's own requests ride on the slot `headroom run`
+// holds instead of queueing behind it (a deadlock at limit 1, two slots per agent above it).
 import type { ApiClient } from "../../shared/api-client";
 import type { Admission } from "../../shared/types";
+import { hasBaseUrlFlag, scopeFlags, scopeToLease } from "./lease-scope";
 
-const BASE_URL_VARIABLES = ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"] as const;
-const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
-/** Same proxy: same port on a loopback name (127.0.0.1 and localhost are one machine). */
-function sameProxy(a: URL, b: URL): boolean {
-  return a.protocol === b.protocol && a.port === b.port && LOOPBACK_NAMES.has(a.hostname) && LOOPBACK_NAMES.has(b.hostname);
-}
-
-/** `…/<id>/v1` → `…/<id>/_lease/<leaseId>/v1`, or undefined when `value` is not the proxy's URL for the provider. */
-export function scopeToLease(value: string, proxyUrl: string, providerId: string, leaseId: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (!sameProxy(url, new URL(proxyUrl))) return undefined;
-  const prefix = `/${providerId}`;
-  if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return undefined;
-  if (url.pathname.startsWith(`${prefix}/_lease/`)) return undefined; // already scoped (a nested run keeps its own)
-  url.pathname = `${prefix}/_lease/${encodeURIComponent(leaseId)}${url.pathname.slice(prefix.length)}`;
-  return url.toString();
-}
+const BASE_URL_VARIABLES = ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE", "GOOGLE_GEMINI_BASE_URL"] as const;
 
 export interface ChildEnvInput {
   admission: Admission;
   /** --via-proxy: point both base URLs at the proxy, scoped to the lease. */
   viaProxy: boolean;
   env: NodeJS.ProcessEnv;
+  /** The command and its arguments, as given after `--`. */
+  command: [string, ...string[]];
   client: ApiClient;
   warn: (message: string) => void;
 }
 
-export async function childEnv({ admission, viaProxy, env, client, warn }: ChildEnvInput): Promise<NodeJS.ProcessEnv> {
+export interface ChildLaunch {
+  env: NodeJS.ProcessEnv;
+  command: [string, ...string[]];
+}
+
+export async function childEnv({ admission, viaProxy, env, command, client, warn }: ChildEnvInput): Promise<ChildLaunch> {
   const { leaseId, providerId } = admission;
   const out: NodeJS.ProcessEnv = { ...env, HEADROOM_LEASE_ID: leaseId };
-  if (!viaProxy && !BASE_URL_VARIABLES.some((name) => env[name])) return out;
+  const unchanged = { env: out, command };
+  if (!viaProxy && !BASE_URL_VARIABLES.some((name) => env[name]) && !hasBaseUrlFlag(command)) return unchanged;
   let proxyUrl: string | undefined;
   try {
     proxyUrl = (await client.hostInfo()).proxyUrl;
   } catch (error) {
     warn(`headroom: could not ask the host for its proxy address (${(error as Error).message}); base URLs are left as they are.`);
-    return out;
+    return unchanged;
   }
   if (proxyUrl === undefined) {
     if (viaProxy) warn("headroom: --via-proxy: this host runs no gating proxy; start it with a proxy port. Base URLs are left as they are.");
-    return out;
+    return unchanged;
   }
+  const scope = (value: string) => scopeToLease(value, proxyUrl, providerId, leaseId);
+  const args = scopeFlags(command, scope);
   if (viaProxy) {
+    // Claude Code's form: Anthropic's SDKs add /v1 themselves; OpenAI's base URL includes it.
     const scoped = `${proxyUrl}/${providerId}/_lease/${encodeURIComponent(leaseId)}`;
-    return { ...out, ANTHROPIC_BASE_URL: scoped, OPENAI_BASE_URL: `${scoped}/v1` };
+    return { env: { ...out, ANTHROPIC_BASE_URL: scoped, OPENAI_BASE_URL: `${scoped}/v1` }, command: args };
   }
   for (const name of BASE_URL_VARIABLES) {
     const value = env[name];
-    const scoped = value === undefined ? undefined : scopeToLease(value, proxyUrl, providerId, leaseId);
+    const scoped = value === undefined ? undefined : scope(value);
     if (scoped !== undefined) out[name] = scoped;
   }
-  return out;
+  return { env: out, command: args };
 }

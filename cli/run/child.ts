@@ -6,7 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import { OutputTail } from "./output-tail";
 import { watchChild } from "./watchdog";
 
-export interface ChildResult {
+interface ChildResult {
   /** The command's exit status; 128 + n when signal n ended it, 126/127 when it did not start. */
   exitCode: number;
   /** What it wrote to pipes (the last 64 KiB of each); empty for terminal output. */

@@ -1,6 +1,6 @@
 // The last bytes a child wrote, kept while passing them through: enough to find the 429 an
 // agent prints as it dies, without holding a long session's whole output in memory.
-export const TAIL_BYTES = 64 * 1024;
+const TAIL_BYTES = 64 * 1024;
 
 export class OutputTail {
   private chunks: Buffer[] = [];

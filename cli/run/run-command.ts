@@ -4,7 +4,7 @@ import { isatty } from "node:tty";
 import type { ApiClient } from "../../shared/api-client";
 import type { Admission } from "../../shared/types";
 import type { Command } from "../command";
-import { formatDuration } from "../duration";
+import { formatDuration } from "../../shared/duration";
 import { startChild, type RunningChild } from "./child";
 import { childEnv } from "./child-env";
 import { startHeartbeat } from "./heartbeat";
@@ -55,9 +55,9 @@ export const runCommand: Command = async (argv, context) => {
     try {
       // A signal that raced the admission: leave without starting the command.
       if (stoppedBy) return signalExitCode(stoppedBy);
-      const env = await childEnv({ admission, viaProxy: options.viaProxy, env: process.env, client, warn });
+      const launch = await childEnv({ admission, viaProxy: options.viaProxy, env: process.env, command: options.command, client, warn });
       if (stoppedBy) return signalExitCode(stoppedBy);
-      child = startChild(options.command, env);
+      child = startChild(launch.command, launch.env);
       const result = await child.done;
       if (result.startError) warn(`headroom: ${result.startError}`);
       outcome = classifyOutcome(result.exitCode, result.output, Date.now());

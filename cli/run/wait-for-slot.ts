@@ -3,7 +3,7 @@
 import type { ApiClient } from "../../shared/api-client";
 import type { Admission, ConcurrencyStatusEntry, WaitingView } from "../../shared/types";
 import type { AcquireRequest } from "../../shared/validate";
-import { formatDuration } from "../duration";
+import { formatDuration, formatRemaining } from "../../shared/duration";
 import type { ProgressLine } from "./progress-line";
 
 // The first look comes after a short grace so an instant admission prints nothing.
@@ -17,7 +17,7 @@ function describeWait(providerId: string, me: WaitingView, queued: number, entry
   if (entry?.paused) {
     text += entry.pausedUntil === undefined
       ? ", paused after a rate limit"
-      : `, paused after a rate limit: resumes in ${formatDuration(entry.pausedUntil - now)}`;
+      : `, paused after a rate limit: resumes in ${formatRemaining(entry.pausedUntil - now)}`;
   }
   return { text, key: `${me.position}|${entry?.paused === true}` };
 }

@@ -11,9 +11,10 @@
 // When the command ends on its own, the wrapper kills the watchdog first, so a reused pid is
 // never signalled.
 import { spawn } from "node:child_process";
+import type { Socket } from "node:net";
 
 /** How long a command gets between SIGTERM and SIGKILL once its wrapper is gone. */
-export const WATCHDOG_GRACE_MS = 3000;
+const WATCHDOG_GRACE_MS = 3000;
 
 // Plain JavaScript run with `node -e`, so the bundled CLI needs no second file. argv[1] is the
 // command's pid, argv[2] the grace in ms. It ignores the terminal's signals: a Ctrl-C reaches
@@ -47,7 +48,8 @@ export function watchChild(pid: number): Watchdog {
   });
   // Neither the process nor the pipe may keep the wrapper alive; the pipe is closed by our exit.
   watchdog.unref();
-  (watchdog.stdin as unknown as { unref(): void }).unref();
+  // A pipe to a child is a socket (Node types it as a plain Writable).
+  (watchdog.stdin as Socket).unref();
   watchdog.stdin!.on("error", () => undefined);
   watchdog.on("error", () => undefined);
   return {

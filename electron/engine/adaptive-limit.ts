@@ -1,15 +1,16 @@
 // A provider's limit and its adaptive headroom (SPEC §1): a 429 lowers the limit by one,
 // one-way, remembering the original; a limit set by hand wipes the slate.
+import { validOr } from "../../shared/check";
 import { type Checked, checkLimit } from "../../shared/validate";
 import type { PoolConfig } from "./pool-types";
 import { loweredAgainNotice, reductionNotice } from "./pool-messages";
 
 /** A 429 this soon after a restore by hand says the restore did not stick (SPEC §4). */
-export const RESTORE_STICKS_AFTER_MS = 60_000;
+const RESTORE_STICKS_AFTER_MS = 60_000;
 
-export function valid(check: Checked<number>): number {
-  if (!check.ok) throw new RangeError(check.message);
-  return check.value;
+/** A config the engine is handed was checked already: one that is not is a programming error. */
+export function valid(checked: Checked<number>): number {
+  return validOr(checked, (message) => new RangeError(message));
 }
 
 export class AdaptiveLimit {

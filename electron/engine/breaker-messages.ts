@@ -1,13 +1,13 @@
 // The route breaker's history messages (SPEC §2), shared by the local breaker
 // (route-breaker.ts) and the shared one in Redis (electron/shared-pool/shared-breaker.ts).
+import { formatDuration } from "../../shared/duration";
 import type { RouteKey } from "../../shared/types";
 
-export const routeName = (r: RouteKey): string => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
-const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`;
+const routeName = (r: RouteKey): string => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
 
 export const routeOpenedMessage = (route: RouteKey, cooldownMs: number, failures: number, reason: string): string => {
   const count = failures === 1 ? "1 failure" : `${failures} consecutive failures`;
-  return `Route ${routeName(route)} opened for ${seconds(cooldownMs)} after ${count}: ${reason}.`;
+  return `Route ${routeName(route)} opened for ${formatDuration(cooldownMs)} after ${count}: ${reason}.`;
 };
 
 export const routeHalfOpenMessage = (route: RouteKey): string =>

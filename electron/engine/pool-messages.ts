@@ -1,10 +1,5 @@
 // The sentences a provider pool shows people: history entries, the banner, the watchdog log.
-
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 100) / 10;
-  return `${seconds} s`;
-}
+import { formatDuration } from "../../shared/duration";
 
 export const reductionNotice = (providerId: string, from: number, to: number): string =>
   `Limit for ${providerId} lowered from ${from} to ${to} after a rate limit (429). ` +

@@ -8,17 +8,12 @@ import type {
   UpstreamLimits,
   UsageGateReading,
 } from "../../shared/types";
+import type { PoolConfig } from "../../shared/provider-settings";
 import type { Clock } from "./clock";
 import type { PoolWindows } from "./window-rules";
 
-/** The persisted part of a provider's state (SPEC §1). */
-export interface PoolConfig {
-  limit: number;
-  cooldownMs: number;
-  autoReduced: boolean;
-  autoReducedFrom?: number;
-  noticeDismissed: boolean;
-}
+/** The persisted part of a provider's state (SPEC §1): the engine's `Pick` of the provider's settings record. */
+export type { PoolConfig } from "../../shared/provider-settings";
 
 /** Result of one usage-gate poll; the pool applies the 2 s fail-open rule itself. */
 export type UsageProbe = (signal: AbortSignal) => Promise<number>;
@@ -72,7 +67,7 @@ export interface Lease {
   expiresAt?: number;
 }
 
-export type AcquireFailure =
+type AcquireFailure =
   | { kind: "timeout" }
   | { kind: "aborted" }
   | { kind: "removed" }; // the provider was deleted while waiting

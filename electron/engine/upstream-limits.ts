@@ -6,7 +6,7 @@ import type { UpstreamBucket, UpstreamLimits } from "../../shared/types";
 import { parseUnitDuration } from "../../shared/duration";
 import { parseRfc3339 } from "../../shared/rate-limit-classifier";
 
-type Headers = Record<string, string | string[] | undefined>;
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
 type BucketName = "requests" | "tokens" | "inputTokens" | "outputTokens";
 
 interface BucketHeaders {
@@ -50,7 +50,7 @@ function count(value: string | undefined): number | undefined {
 }
 
 /** The reading in a response's headers (names in lower case, as Node gives them), or undefined when none. */
-export function parseUpstreamLimits(headers: Headers, now: number): UpstreamLimits | undefined {
+export function parseUpstreamLimits(headers: ResponseHeaders, now: number): UpstreamLimits | undefined {
   const first = (name: string): string | undefined => {
     const raw = headers[name];
     return Array.isArray(raw) ? raw[0] : raw;

@@ -96,7 +96,7 @@ export class UsageGate {
  * failed poll holds nobody back. Later admissions poll again. The shared pool's script
  * (electron/shared-pool/gate-script.ts) judges by the same rule.
  */
-export function admissionsAllowed(sessions: number | undefined, limit: number): number {
+function admissionsAllowed(sessions: number | undefined, limit: number): number {
   if (sessions === undefined) return Number.POSITIVE_INFINITY;
   return sessions >= limit ? 0 : limit - sessions;
 }

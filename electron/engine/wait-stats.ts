@@ -2,7 +2,7 @@
 // fixed ring, so a busy provider costs constant memory: past SAMPLE_CAPACITY admissions
 // inside the window, the percentiles describe the most recent ones.
 
-export const WAIT_WINDOW_MS = 5 * 60_000;
+const WAIT_WINDOW_MS = 5 * 60_000;
 const SAMPLE_CAPACITY = 2048;
 
 export interface WaitPercentiles {

@@ -13,7 +13,7 @@ import type { Clock, TimerHandle } from "./clock";
 
 /** Where a waiter's deadline is kept: nowhere, in the sorted run, or at a heap index (>= 0). */
 export const UNTRACKED = -2;
-export const IN_RUN = -1;
+const IN_RUN = -1;
 
 export interface Timed {
   readonly deadline: number | undefined;

@@ -18,7 +18,7 @@ export function windowLabel(name: string, minutes?: number): string {
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** `15:00` within the next day, `Wed 15:00` further out. */
-export function localTime(at: number, now: number): string {
+function localTime(at: number, now: number): string {
   const date = new Date(at);
   const time = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
   return at - now < 20 * 3_600_000 ? time : `${WEEKDAYS[date.getDay()]} ${time}`;

@@ -83,7 +83,7 @@ function claimedWindow(claim: string | undefined): string | undefined {
   return NAME.test(name) ? name : undefined;
 }
 
-export function readAnthropicWindows(headers: Headers, now: number): WindowReading | undefined {
+function readAnthropicWindows(headers: Headers, now: number): WindowReading | undefined {
   const windows = new Map<string, WindowSighting>();
   const windowNamed = (name: string): WindowSighting => {
     let w = windows.get(name);
@@ -155,7 +155,7 @@ function codexWindow(family: string | undefined, slot: string, now: number): Win
   return NAME.test(name) ? { name, seenAt: now, scoped: family !== undefined } : undefined;
 }
 
-export function readCodexWindows(headers: Headers, now: number): WindowReading | undefined {
+function readCodexWindows(headers: Headers, now: number): WindowReading | undefined {
   const windows = new Map<string, WindowSighting>();
   for (const header of Object.keys(headers)) {
     const match = CODEX.exec(header);

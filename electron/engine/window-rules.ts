@@ -12,7 +12,7 @@ import { WindowPause } from "./window-pause";
 import type { WindowReading } from "./window-readings";
 
 /** An agent admitted this recently is at work: its proxy requests are not held (SPEC §8). */
-export const RECENT_AGENT_MS = 10 * 60_000;
+const RECENT_AGENT_MS = 10 * 60_000;
 const MAX_RECENT_AGENTS = 1_000;
 
 export interface WindowRulesHooks {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createExclusive, replaceAtomically } from "./exclusive-file";
 import { processStartTime } from "./process-start";
 
-export const LOCK_FILE_NAME = "host.lock";
+const LOCK_FILE_NAME = "host.lock";
 
 export interface HostInfo {
   kind: "app" | "serve";
@@ -13,7 +13,7 @@ export interface HostInfo {
 }
 
 /** What host.lock holds. */
-export interface LockRecord extends HostInfo {
+interface LockRecord extends HostInfo {
   pid: number;
   startedAt: number; // epoch ms
 }

@@ -12,7 +12,7 @@ import { httpUsageProbe } from "../service/usage-probe";
 import { openSettings, type BackendFactory } from "../settings/settings-store";
 import { loadOrCreateToken } from "./api-token";
 import { leaseIdSource } from "./lease-ids";
-import { checkDataDir } from "./data-dir";
+import { checkDataDir } from "../data-folder/data-dir";
 import { acquireHostLock } from "./host-lock";
 import { EXIT_DATA_DIR_UNUSABLE, HostStartError } from "./host-start-error";
 import { defaultHostName, redisOptions, type RedisOptions } from "./redis-options";
@@ -34,6 +34,10 @@ export interface HostOptions {
   proxyUpstreamIdleMs?: number;
   /** How long a tunnelled WebSocket may stay silent both ways (default 60 s; tests shorten it). */
   proxyWebSocketIdleMs?: number;
+  /** How long a gated request body may take to arrive before a 408 (default 60 s; tests shorten it). */
+  proxyBodyTimeoutMs?: number;
+  /** How often changed usage counts are written (SPEC §9: 5 s); tests shorten it. */
+  usageWriteMs?: number;
   /** SPEC §7: share providers on this Redis; `--redis` flags, else HEADROOM_REDIS_URL and friends. */
   redis?: Partial<RedisOptions>;
 }
@@ -80,6 +84,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       newId: leaseIdSource(),
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
+      ...(options.usageWriteMs === undefined ? {} : { usageWriteMs: options.usageWriteMs }),
       ...(options.log ? { log: options.log } : {}),
       ...(hub ? { hub } : {}),
     });
@@ -99,6 +104,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         ...(log ? { log: (message: string) => log(message) } : {}),
         ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
         ...(options.proxyWebSocketIdleMs === undefined ? {} : { webSocketIdleMs: options.proxyWebSocketIdleMs }),
+        ...(options.proxyBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.proxyBodyTimeoutMs }),
       });
       proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }

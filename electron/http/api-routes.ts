@@ -11,7 +11,7 @@ import { valid } from "../service/service-error";
 import { acquireLongPoll } from "./acquire-long-poll";
 import { openEventStream } from "./event-stream";
 
-export interface RouteContext {
+interface RouteContext {
   service: HeadroomService;
   params: Record<string, string>;
   query: Record<string, string>;

@@ -7,7 +7,7 @@ import { ServiceError } from "../service/service-error";
 import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
 import { readJsonBody, sendError, sendJson } from "./http-io";
 import { answerClientError } from "./client-error";
-import { isLoopbackHost, isOwnOrigin } from "../host/loopback";
+import { isLoopbackHost, isOwnOrigin } from "../../shared/loopback";
 import { noteRequest } from "./socket-requests";
 import { serveStatic } from "./static-files";
 

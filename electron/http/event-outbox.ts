@@ -5,9 +5,9 @@ import type { Writable } from "node:stream";
 import type { Delivery } from "../service/snapshot-feed";
 
 /** SPEC §3: unsent data beyond the newest snapshot of each topic. */
-export const MAX_BACKLOG_BYTES = 1024 * 1024;
+const MAX_BACKLOG_BYTES = 1024 * 1024;
 
-export function frameOf({ topic, snapshot }: Delivery): string {
+function frameOf({ topic, snapshot }: Delivery): string {
   return `event: ${topic}\ndata: ${JSON.stringify(snapshot)}\n\n`;
 }
 

@@ -2,9 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorCode } from "../../shared/types";
 import { ServiceError } from "../service/service-error";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-/** SPEC §3: deeper JSON is refused before anything walks it recursively. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 const STATUS_OF: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -20,7 +18,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unavailable: 503,
 };
 
-export function statusOf(code: ErrorCode): number {
+function statusOf(code: ErrorCode): number {
   return STATUS_OF[code];
 }
 
@@ -46,7 +44,11 @@ export function sendError(res: ServerResponse, error: unknown): void {
   });
 }
 
-/** Reads a JSON body of at most 1 MiB; an empty body reads as `{}`. */
+/**
+ * Reads a JSON body of at most 1 MiB; an empty body reads as `{}`. How deep it nests is
+ * checked once, by shared/check.ts before any schema walks it (JSON.parse itself is not
+ * recursive), for the API and IPC alike.
+ */
 export function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? 0);
@@ -72,9 +74,6 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       if (failed) return;
       const text = Buffer.concat(chunks).toString("utf8");
       if (text.trim() === "") return resolve({});
-      if (nestingDepth(text) > MAX_JSON_DEPTH) {
-        return reject(new ServiceError("invalid_input", `body must not nest deeper than ${MAX_JSON_DEPTH} levels`));
-      }
       try {
         resolve(JSON.parse(text));
       } catch (error) {
@@ -83,23 +82,6 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
     });
     req.on("error", reject);
   });
-}
-
-/** The deepest nesting of objects and arrays, counted without parsing (brackets inside strings do not count). */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return deepest;
 }
 
 function tooLarge(): ServiceError {

@@ -4,7 +4,7 @@ import type { InvokeChannel, InvokeResult, Result } from "../../shared/contract"
 import { ServiceError } from "../service/service-error";
 import type { ChannelTable } from "./channel-table";
 
-export function failure(error: unknown): Result<never> {
+function failure(error: unknown): Result<never> {
   if (error instanceof ServiceError) return { ok: false, code: error.code, message: error.message };
   const detail = error instanceof Error ? error.message : String(error);
   return { ok: false, code: "internal", message: `Headroom hit an unexpected error: ${detail}` };

@@ -16,9 +16,9 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Tells the window which agent holds a slot; Headroom's own, never forwarded. */
-export const AGENT_HEADER = "x-headroom-agent";
+const AGENT_HEADER = "x-headroom-agent";
 /** The hosts a request went through, so an upstream that points back at a proxy is caught (SPEC §6 "Loops"). */
-export const HOP_HEADER = "x-headroom-hop";
+const HOP_HEADER = "x-headroom-hop";
 /** The held lease a request rides on (SPEC §6 "Lease-scoped requests"); ours, never forwarded. */
 export const LEASE_HEADER = "x-headroom-lease";
 

@@ -4,7 +4,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, t
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { requestHeaders, responseHeaders } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
-import { MAX_PROXY_BODY_BYTES, tooLargeError } from "./request-body";
+import { DEFAULT_BODY_TIMEOUT_MS, MAX_PROXY_BODY_BYTES, refuseBody, tooLargeError } from "./request-body";
 
 /** How an exchange ended, for the gating decision. `status` is set once upstream answered. */
 export type ForwardEnd =
@@ -41,7 +41,8 @@ export interface ForwardInput {
 }
 
 export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: ForwardEnd) => void): void {
-  const { req, res, target, body } = input;
+  // No closure here keeps `input`: a held body is freed once written, not when the answer ends.
+  const { req, res, target, body, label, flavor, timeoutMs, observe } = input;
   const secure = target.protocol === "https:";
   // Options rather than the URL itself: Node's URL-to-options conversion reads every part of
   // the URL, a measurable share of the proxy's own work per request at saturation.
@@ -70,11 +71,11 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   const idle = setTimeout(() => {
     timedOut = true;
     outbound.destroy(new Error("upstream idle timeout"));
-  }, input.timeoutMs);
+  }, timeoutMs);
 
   const describe = (error: Error): { timedOut: boolean; detail: string } =>
     timedOut
-      ? { timedOut, detail: `no bytes from upstream for ${input.timeoutMs / 1000} s` }
+      ? { timedOut, detail: `no bytes from upstream for ${timeoutMs / 1000} s` }
       : { timedOut, detail: `upstream connection failed (${(error as NodeJS.ErrnoException).code ?? error.message})` };
 
   outbound.on("socket", (socket) => socket.setNoDelay(true));
@@ -88,8 +89,8 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
       return;
     }
     const failure = describe(error);
-    upstreams.log(`proxy: ${input.label}: ${failure.detail}`);
-    sendProxyError(res, input.flavor, {
+    upstreams.log(`proxy: ${label}: ${failure.detail}`);
+    sendProxyError(res, flavor, {
       status: failure.timedOut ? 504 : 502,
       code: failure.timedOut ? "upstream_timeout" : "upstream_unreachable",
       message: `${failure.detail}. The request was not answered by the provider.`,
@@ -100,7 +101,6 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   outbound.on("response", (incoming) => {
     answer = incoming;
     idle.refresh();
-    const observe = input.observe;
     observe?.head(incoming);
     incoming.on("data", (chunk: Buffer) => {
       idle.refresh();
@@ -133,7 +133,7 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
       end({ kind: "completed", status, headers: answer.headers });
     } else if (upstreamBroke) {
       const failure = describe(upstreamBroke);
-      upstreams.log(`proxy: ${input.label}: ${failure.detail} mid-response`);
+      upstreams.log(`proxy: ${label}: ${failure.detail} mid-response`);
       end({ kind: "upstream_error", ...failure, ...(status === undefined ? {} : { status }) });
     } else {
       clientGone = true;
@@ -155,9 +155,8 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
     bodyTooLarge = true;
     req.unpipe(outbound);
     outbound.destroy();
-    req.resume(); // drained, so the client reads a clean 413 instead of a reset mid-write
     if (answer) res.destroy();
-    else sendProxyError(res, input.flavor, tooLargeError());
+    else refuseBody(req, res, flavor, { error: tooLargeError(), drain: true }, DEFAULT_BODY_TIMEOUT_MS);
   });
   req.pipe(outbound);
 }

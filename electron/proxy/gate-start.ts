@@ -3,16 +3,10 @@
 // FIFO slot, route claim). Either way it ends through one `finish` or `cancel`.
 import { randomUUID } from "node:crypto";
 import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
-import { openExchange, type ExchangeVerdict } from "../service/exchange-gate";
+import type { AgentIdentity } from "../agents/agent-identity";
+import { endOnce, openExchange, type ExchangeEnd } from "../service/exchange-gate";
 import type { HeadroomService } from "../service/headroom-service";
 import { startRide } from "./lease-ride";
-
-export interface ExchangeEnd {
-  /** The exchange ran and ended: settle the slot (or the ride) and the route, once. */
-  finish(verdict: ExchangeVerdict): void;
-  /** Nothing reached the upstream: the slot returns at once and the route claim goes back. */
-  cancel(): void;
-}
 
 export type GateStart =
   | { kind: "admitted"; end: ExchangeEnd }
@@ -22,7 +16,8 @@ export type GateStart =
 export interface GateRequest {
   providerId: string;
   modelId: string;
-  agentId?: string;
+  /** Who asks (SPEC §9); the pool's lease carries its name. */
+  agent?: AgentIdentity;
   /** Starts watching for the client to go away, once the request must queue; `stop` when done. */
   leaving: () => { signal: AbortSignal; stop: () => void };
   /** A lease to ride on; unknown, expired or another provider's falls back to a slot of its own. */
@@ -37,7 +32,7 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     const start = await openExchange(service, {
       providerId,
       modelId,
-      ...(request.agentId === undefined ? {} : { agentId: request.agentId }),
+      ...(request.agent === undefined ? {} : { agent: request.agent }),
       watchClient: request.leaving,
     });
     return start.kind === "admitted" ? { kind: "admitted", end: start.exchange } : start;
@@ -57,12 +52,20 @@ export async function openGate(service: HeadroomService, request: GateRequest): 
     ride.end();
     return { kind: "refused", route, block: admitted.block };
   }
-  let settled = false;
-  const settle = (verdict: ExchangeVerdict | undefined) => {
-    if (settled) return;
-    settled = true;
-    ride.end(verdict?.lease === "rate_limited" ? verdict : undefined);
-    service.settleRoute(run, verdict ?? { route: "release" });
-  };
-  return { kind: "admitted", end: { finish: settle, cancel: () => settle(undefined) } };
+  const end = endOnce({
+    finish: (verdict) => {
+      ride.end(verdict.lease === "rate_limited" ? verdict : undefined);
+      service.settleRoute(run, verdict);
+    },
+    cancel: () => {
+      ride.end();
+      service.settleRoute(run, { route: "release" });
+    },
+    applyNow: (verdict) => {
+      if (verdict.lease === "rate_limited") ride.rateLimited(verdict.retryAfterMs);
+      service.settleRoute(run, verdict);
+    },
+    releaseAfterApplied: () => ride.end(),
+  });
+  return { kind: "admitted", end };
 }

@@ -6,15 +6,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteKey, RouteRefusal } from "../../shared/types";
 import type { HeadroomService } from "../service/headroom-service";
+import type { ExchangeEnd } from "../service/exchange-gate";
 import { ServiceError } from "../service/service-error";
+import { tame } from "../../shared/tame";
+import type { AgentIdentity } from "../agents/agent-identity";
+import { UsageTap } from "../agents/usage-tap";
 import { forward, type Upstreams } from "./forward";
-import { agentOf } from "./forward-headers";
-import { openGate, type ExchangeEnd, type GateStart } from "./gate-start";
+import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
-import { ClientGone, modelOf, readBoundedBody, tooLargeError } from "./request-body";
+import { modelOf, readGatedBody, refuseBody, type BodyBudget } from "./request-body";
 import { StreamErrorScanner } from "./stream-errors";
+import { requestAgent } from "./request-agent";
 import { noteUpstreamLimits } from "./upstream-limits-note";
-import { verdictOf } from "./upstream-verdict";
+import { ErrorAnswer } from "./error-answer";
+import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
 import { usedUpError, WindowObserver } from "./window-observer";
 
 export interface GatedInput {
@@ -30,6 +35,11 @@ export interface GatedInput {
   timeoutMs: number;
   /** A lease this request asks to ride on (path scope or x-headroom-lease). */
   rideOn?: string;
+  /** Shared by every gated request of this proxy: what their bodies may hold while they wait. */
+  bodies: BodyBudget;
+  bodyTimeoutMs: number;
+  /** The model the path names (Gemini's); else the body's `model` is the route's. */
+  pathModel?: string;
 }
 
 const routeName = (route: RouteKey) => `${route.targetId} / ${route.runtimeId} / ${route.modelId}`;
@@ -57,14 +67,10 @@ function refuseRoute(input: GatedInput, route: RouteKey, block: RouteRefusal): v
 /** Resolves once the exchange is over and its slot and route claim are settled. */
 export async function gatedExchange(input: GatedInput): Promise<void> {
   const { service, req, res, providerId } = input;
-  let body: Buffer | "too_large";
-  try {
-    body = await readBoundedBody(req);
-  } catch (error) {
-    if (error instanceof ClientGone) return;
-    throw error;
-  }
-  if (body === "too_large") return sendProxyError(res, input.flavor, tooLargeError());
+  const read = await readGatedBody(req, input.bodies, input.bodyTimeoutMs);
+  if (read.kind === "gone") return;
+  if (read.kind === "refused") return refuseBody(req, res, input.flavor, read, input.bodyTimeoutMs);
+  const { body } = read;
   // A used-up plan window: answered at once, nothing reaches the provider (SPEC §8).
   const usedUp = service.windowRefusal(providerId);
   if (usedUp) return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
@@ -80,16 +86,19 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return { signal: controller.signal, stop: () => res.off("close", onLeave) };
   };
   let start: GateStart;
+  const modelId = input.pathModel ?? modelOf(body);
+  const agent = await requestAgent(service, req, input.rideOn);
+  if (input.rideOn !== undefined) service.rode(input.rideOn, agent);
   try {
-    const agentId = agentOf(req);
     start = await openGate(service, {
       providerId,
-      modelId: modelOf(body),
-      ...(agentId === undefined ? {} : { agentId }),
+      modelId,
+      agent,
       leaving,
       ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
     });
   } catch (error) {
+    read.release();
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
       return;
@@ -100,34 +109,48 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     }
     throw error;
   }
+  // Admitted, the body is on its way to the upstream: the slots bound it from here on.
+  read.release();
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();
-  await run(input, body, start.end);
+  await run(input, body, start.end, { agent, model: tame(modelId) });
 }
 
-function run(input: GatedInput, body: Buffer, end: ExchangeEnd): Promise<void> {
+function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: AgentIdentity; model: string }): Promise<void> {
   const { service, providerId } = input;
   const windows = new WindowObserver(service, providerId);
   const scanner = new StreamErrorScanner((data) => windows.event(data));
+  const usage = new UsageTap();
   let scanning = false;
+  let errorAnswer: ErrorAnswer | undefined;
   const observe = {
     head(incoming: IncomingMessage) {
       noteUpstreamLimits(service, providerId, incoming);
       const status = incoming.statusCode ?? 0;
       windows.head(status, incoming.headers);
       scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
+      if (status === 429) errorAnswer = new ErrorAnswer(incoming.headers["content-encoding"]);
     },
     chunk(chunk: Buffer) {
-      if (scanning) scanner.feed(chunk);
-      else windows.chunk(chunk);
+      errorAnswer?.add(chunk);
+      usage.feed(chunk);
+      if (!scanning) return windows.chunk(chunk);
+      // Fed to the end even after an error: later events may still carry plan windows.
+      const before = scanner.error;
+      scanner.feed(chunk);
+      // In-band: it counts the moment it passes, and the stream's end adds nothing more.
+      if (!before && scanner.error) end.applyNow(streamErrorVerdict(scanner.error));
     },
   };
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
         windows.end();
-        end.finish(verdictOf(ending, service.clock.now(), scanner.error));
+        const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorAnswer?.text());
+        end.finish(verdict);
+        const tokens = usage.usage;
+        service.countAnswer({ providerId, ...who, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
         resolve();
       });
     } catch (error) {

@@ -9,6 +9,8 @@ const RIDE_HEARTBEAT_MS = 5_000;
 export interface Ride {
   /** Ends the ride; a 429 it met pauses (and may reduce) as the lease's release would. */
   end(rateLimited?: { retryAfterMs?: number }): void;
+  /** A 429 that arrived in-band: pauses now, the ride (and the lease) go on. */
+  rateLimited(retryAfterMs?: number): void;
 }
 
 /** undefined when the lease is unknown, expired or another provider's: the request is gated as usual. */
@@ -24,6 +26,9 @@ export function startRide(service: HeadroomService, leaseId: string, providerId:
   keepAlive.unref();
   let ended = false;
   return {
+    rateLimited(retryAfterMs) {
+      if (!ended) service.rideRateLimited(leaseId, retryAfterMs);
+    },
     end(rateLimited) {
       if (ended) return;
       ended = true;

@@ -1,6 +1,7 @@
 // Headroom's own answers on the proxy port, in the error format the calling SDK already
-// parses (Anthropic's for /v1/messages, OpenAI's otherwise), so an agent shows a readable
-// message and honours retry-after instead of crashing on an unknown body shape.
+// parses (Anthropic's for /v1/messages, Google's on Gemini's paths, OpenAI's otherwise), so
+// an agent shows a readable message and honours retry-after instead of crashing on an
+// unknown body shape.
 import type { ServerResponse } from "node:http";
 
 export type ProxyErrorCode =
@@ -12,6 +13,7 @@ export type ProxyErrorCode =
   | "unknown_provider"
   | "no_upstream"
   | "payload_too_large"
+  | "request_timeout"
   | "route_open"
   | "route_probing"
   | "usage_limit_reached"
@@ -20,11 +22,21 @@ export type ProxyErrorCode =
   | "upstream_timeout"
   | "internal";
 
-export type ErrorFlavor = "anthropic" | "openai";
+export type ErrorFlavor = "anthropic" | "openai" | "google";
+
+// Gemini's API: its beta version, or a model method (`models/<m>:<method>`, colon escaped or not).
+const GOOGLE_PATH = /\/v1beta\/|\/models\/[^/?]*(:|%3a)/i;
 
 /** From the canonical path (lower-cased, decoded), so every spelling of /v1/messages gets Anthropic's. */
-export function flavorOf(gatingPath: string | undefined): ErrorFlavor {
-  return gatingPath !== undefined && /^\/v1\/messages(\/|$)/.test(gatingPath) ? "anthropic" : "openai";
+export function flavorOf(gatingPath: string): ErrorFlavor {
+  if (/^\/v1\/messages(\/|$)/.test(gatingPath)) return "anthropic";
+  return GOOGLE_PATH.test(gatingPath) ? "google" : "openai";
+}
+
+/** A path refused before it had a canonical form: any spelling of "messages" gets Anthropic's, of Gemini's methods Google's. */
+export function flavorOfRawUrl(rawUrl: string): ErrorFlavor {
+  if (GOOGLE_PATH.test(rawUrl)) return "google";
+  return /messages/i.test(rawUrl) ? "anthropic" : "openai";
 }
 
 // Anthropic's documented error types by status; 503 is "overloaded", which its SDKs retry.
@@ -32,10 +44,26 @@ const ANTHROPIC_TYPE: Record<number, string> = {
   400: "invalid_request_error",
   403: "permission_error",
   404: "not_found_error",
+  408: "timeout_error",
   413: "request_too_large",
   429: "rate_limit_error",
   504: "timeout_error",
   503: "overloaded_error",
+};
+
+// google.rpc.Code names as Google's APIs pair them with HTTP statuses.
+const GOOGLE_STATUS: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  408: "DEADLINE_EXCEEDED",
+  413: "INVALID_ARGUMENT",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  502: "UNAVAILABLE",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+  508: "FAILED_PRECONDITION",
 };
 
 export function errorBody(
@@ -43,8 +71,15 @@ export function errorBody(
   status: number,
   code: ProxyErrorCode,
   message: string,
+  retryAfterS?: number,
   extra: Record<string, unknown> = {},
 ): unknown {
+  if (flavor === "google") {
+    // A RetryInfo detail is what Google's clients (Gemini CLI among them) read for the wait.
+    const retry = retryAfterS === undefined ? [] : [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterS}s` }];
+    const details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: code, domain: "headroom" }, ...retry];
+    return { error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION"), details } };
+  }
   if (flavor === "anthropic") {
     return { type: "error", error: { type: ANTHROPIC_TYPE[status] ?? "api_error", message } };
   }
@@ -64,8 +99,13 @@ export interface ProxyError {
 }
 
 export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.extra));
+  if (writeProxyError(res, flavor, error)) res.end();
+}
+
+/** The whole answer, without ending the response (so the connection stays open); false if it cannot be sent. */
+export function writeProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): boolean {
+  if (res.headersSent || res.destroyed) return false;
+  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.retryAfterS, error.extra));
   res.writeHead(error.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
@@ -73,5 +113,6 @@ export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: 
     "x-headroom-error": error.code,
     ...(error.retryAfterS === undefined ? {} : { "retry-after": String(error.retryAfterS) }),
   });
-  res.end(text);
+  res.write(text);
+  return true;
 }

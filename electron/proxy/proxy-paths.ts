@@ -5,8 +5,16 @@
 import { PROVIDER_ID_PATTERN } from "../../shared/validate";
 import { normalisePath } from "./path-normaliser";
 
-const GENERATION_PATHS = new Set(["/v1/messages", "/v1/chat/completions", "/v1/completions", "/v1/responses"]);
+// `/responses` at the root: Codex on a ChatGPT login posts to `<base_url>/responses`, its
+// upstream being https://chatgpt.com/backend-api/codex.
+const GENERATION_PATHS = new Set(["/v1/messages", "/v1/chat/completions", "/v1/completions", "/v1/responses", "/responses"]);
+// Gemini's generation methods: `/<version>/models/<model>:generateContent` (or
+// `:streamGenerateContent`), the model named in the path rather than the body.
+const GEMINI_GENERATION = /^\/(?:v1|v1beta)\/models\/([^/]*):(?:stream)?generatecontent$/;
+// An escaped colon would make Google's router see the method where the gate saw none.
+const GEMINI_ESCAPED_COLON = /^\/(?:v1|v1beta)\/models\/[^/]*%3a/;
 const LEASE_SCOPE = "_lease";
+const MAX_MODEL_LENGTH = 200;
 
 export interface ProxyTarget {
   providerId: string;
@@ -18,6 +26,8 @@ export interface ProxyTarget {
   gatingPath: string;
   /** "?..." or "". */
   query: string;
+  /** Gemini's generation paths name the model (canonical form); the body names it elsewhere. */
+  pathModel?: string;
 }
 
 export type ParsedProxyPath = ProxyTarget | { refused: string } | undefined;
@@ -38,11 +48,16 @@ export function parseProxyPath(rawUrl: string): ParsedProxyPath {
   const restSegments = segments.slice(skip);
   const rest = `/${restSegments.join("/")}${trailingSlash && restSegments.length > 0 ? "/" : ""}`;
   const gatingPath = `/${canonical.slice(skip).join("/")}`;
-  return { providerId, ...(scoped ? { leaseId: segments[2] } : {}), rest, gatingPath, query };
+  if (GEMINI_ESCAPED_COLON.test(gatingPath)) {
+    return { refused: "a Gemini model path holds an escaped colon (%3A); send `:generateContent` with a plain colon." };
+  }
+  const geminiModel = GEMINI_GENERATION.exec(gatingPath)?.[1];
+  const pathModel = geminiModel === undefined ? undefined : geminiModel === "" || geminiModel.length > MAX_MODEL_LENGTH ? "unknown" : geminiModel;
+  return { providerId, ...(scoped ? { leaseId: segments[2] } : {}), rest, gatingPath, query, ...(pathModel === undefined ? {} : { pathModel }) };
 }
 
 export function isGeneration(method: string, target: ProxyTarget): boolean {
-  return method === "POST" && GENERATION_PATHS.has(target.gatingPath);
+  return method === "POST" && (GENERATION_PATHS.has(target.gatingPath) || target.pathModel !== undefined);
 }
 
 /** A WebSocket upgrade on a generation path (Codex's Responses transport) is gated too. */

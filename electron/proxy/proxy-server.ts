@@ -4,19 +4,19 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { HeadroomService } from "../service/headroom-service";
-import { isLoopbackHost } from "../host/loopback";
+import { isLoopbackHost } from "../../shared/loopback";
 import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
 import { hopsOf, LEASE_HEADER } from "./forward-headers";
 import { gatedExchange } from "./gated-exchange";
-import { flavorOf, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
+import { flavorOf, flavorOfRawUrl, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { isGatedUpgrade, isGeneration, parseProxyPath, upstreamUrl, type ProxyTarget } from "./proxy-paths";
-import { declaresTooLarge, tooLargeError } from "./request-body";
+import { BodyBudget, declaresTooLarge, DEFAULT_BODY_TIMEOUT_MS, refuseBody, tooLargeError } from "./request-body";
 import { noteUpstreamLimits } from "./upstream-limits-note";
 import { createWebSocketGate, DEFAULT_WEBSOCKET_IDLE_MS } from "./websocket-gate";
 
 /** SPEC §1 `responseTimeoutMs` default: the proxy notices a hang before the SDKs' own 600 s. */
-export const DEFAULT_UPSTREAM_IDLE_MS = 300_000;
+const DEFAULT_UPSTREAM_IDLE_MS = 300_000;
 /** After this, close() stops waiting for exchanges to settle (their sockets are already cut). */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -28,6 +28,8 @@ export interface ProxyServerOptions {
   /** Overrides every provider's responseTimeoutMs: tests use values below its 1 s minimum. */
   upstreamIdleMs?: number;
   webSocketIdleMs?: number;
+  /** How long a gated body may take to arrive (default 60 s; tests shorten it). */
+  bodyTimeoutMs?: number;
 }
 
 export interface ProxyServer {
@@ -45,11 +47,12 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     inFlight.add(exchange);
     void exchange.finally(() => inFlight.delete(exchange));
   };
+  const bodies = new BodyBudget();
   const webSockets = createWebSocketGate(upstreams, options.webSocketIdleMs ?? DEFAULT_WEBSOCKET_IDLE_MS);
 
   const server = createServer((req, res) => {
     track(
-      handle(options, upstreams, req, res).catch((error: unknown) => {
+      handle(options, upstreams, bodies, req, res).catch((error: unknown) => {
         log(`proxy: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
         sendProxyError(res, "openai", { status: 500, code: "internal", message: "an unexpected error; see the host log." });
       }),
@@ -107,8 +110,7 @@ function admissible(
 ): Admissible | undefined {
   const parsed = parseProxyPath(req.url ?? "/");
   const target = parsed && "providerId" in parsed ? parsed : undefined;
-  // A refused path has no canonical form; any spelling of "messages" in it gets Anthropic's format.
-  const flavor: ErrorFlavor = target ? flavorOf(target.gatingPath) : /messages/i.test(req.url ?? "") ? "anthropic" : "openai";
+  const flavor: ErrorFlavor = target ? flavorOf(target.gatingPath) : flavorOfRawUrl(req.url ?? "");
   if (!isLoopbackHost(req.headers.host)) {
     refuse(flavor, {
       status: 403,
@@ -123,6 +125,17 @@ function admissible(
       status: 403,
       code: "forbidden_origin",
       message: "requests from a web page (with an Origin header) are refused by the proxy.",
+    });
+    return undefined;
+  }
+  // Every cross-site <img>, <script>, form and no-cors fetch carries it, without an Origin on
+  // a GET; agents and SDKs send none (Node's fetch sends only Sec-Fetch-Mode).
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "none") {
+    refuse(flavor, {
+      status: 403,
+      code: "forbidden_origin",
+      message: `requests a browser marks as coming from a web page (Sec-Fetch-Site: ${site === "same-origin" || site === "same-site" || site === "cross-site" ? site : "…"}) are refused by the proxy.`,
     });
     return undefined;
   }
@@ -189,6 +202,7 @@ function rideOf(req: IncomingMessage, target: ProxyTarget): { rideOn?: string } 
 async function handle(
   options: ProxyServerOptions,
   upstreams: Upstreams,
+  bodies: BodyBudget,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -200,12 +214,11 @@ async function handle(
   const url = upstreamUrl(upstream, target);
   const label = `${providerId} ${method} ${target.rest}`;
   const timeoutMs = timeoutOf(options, service, providerId);
-  if (declaresTooLarge(req)) {
-    req.resume(); // drained, so the client reads a clean 413 instead of a reset mid-write
-    return sendProxyError(res, flavor, tooLargeError());
-  }
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (declaresTooLarge(req)) return refuseBody(req, res, flavor, { error: tooLargeError(), drain: true }, bodyTimeoutMs);
   if (isGeneration(method, target)) {
-    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, ...rideOf(req, target) });
+    const { pathModel } = target;
+    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, bodies, bodyTimeoutMs, ...rideOf(req, target), ...(pathModel ? { pathModel } : {}) });
     return;
   }
   const observe = { head: (incoming: IncomingMessage) => noteUpstreamLimits(service, providerId, incoming), chunk: () => {} };

@@ -1,22 +1,26 @@
 // Errors a provider reports inside a 200 event stream (SPEC §6): Anthropic's `event: error`,
-// OpenAI chat/completions chunks carrying `error`, and the Responses API's `event: error` and
-// `response.failed`. The scanner reads the stream line by line as it passes, keeping only the
-// unfinished line (capped), so it never holds the stream and splits across chunks cost nothing.
+// OpenAI chat/completions chunks carrying `error`, the Responses API's `event: error` and
+// `response.failed`, and Gemini chunks carrying Google's `error` (with its RetryInfo wait).
+// The scanner reads the stream line by line as it passes, keeping only the unfinished line
+// (capped), so it never holds the stream and splits across chunks cost nothing.
+import { googleErrorOf } from "../../shared/google-rpc-error";
 
-export type StreamErrorKind = "rate_limited" | "server" | "other";
+type StreamErrorKind = "rate_limited" | "server" | "other";
 
 export interface StreamError {
   kind: StreamErrorKind;
-  /** The provider's own type or code, e.g. `overloaded_error`, `rate_limit_exceeded`. */
+  /** The provider's own type or code, e.g. `overloaded_error`, `rate_limit_exceeded`, `RESOURCE_EXHAUSTED`. */
   type: string;
+  /** The wait the error itself names (Gemini's RetryInfo `retryDelay`). */
+  retryAfterMs?: number;
 }
 
 /** Error lines are short; a longer unfinished line is a content delta and is skipped, not kept. */
 const MAX_LINE = 64 * 1024;
 const RATE_LIMIT_TYPES = new Set(["rate_limit_error", "rate_limit_exceeded", "rate_limited"]);
-const SERVER_TYPE = /overloaded|server|internal|unavailable|timeout|api_error/i;
+const SERVER_TYPE = /overloaded|server|internal|unavailable|timeout|deadline|api_error/i;
 
-export function classifyStreamError(type: string): StreamErrorKind {
+function classifyStreamError(type: string): StreamErrorKind {
   if (RATE_LIMIT_TYPES.has(type)) return "rate_limited";
   return SERVER_TYPE.test(type) ? "server" : "other";
 }
@@ -34,6 +38,22 @@ function errorNames(data: Json, event: string): string[] {
   if (event === "error" || data.type === "error") return [textAt(data.code) ?? "error"];
   if (event === "response.failed" || data.type === "response.failed") return ["response.failed"];
   return [];
+}
+
+/** Google's shape: a numeric HTTP `code` and a google.rpc `status` name. */
+function googleStreamError(data: Json): StreamError | undefined {
+  const google = googleErrorOf(data);
+  if (!google) return undefined;
+  const code = google.code ?? 0;
+  const type = google.status ?? `code ${code}`;
+  const kind: StreamErrorKind =
+    code === 429 || google.status === "RESOURCE_EXHAUSTED" ? "rate_limited" : code >= 500 || SERVER_TYPE.test(google.status ?? "") ? "server" : "other";
+  return { kind, type, ...(google.retryDelayMs === undefined ? {} : { retryAfterMs: google.retryDelayMs }) };
+}
+
+/** The error a stream event or a WebSocket message carries, in any of the providers' shapes. */
+export function errorInPayload(data: Json, event: string): StreamError | undefined {
+  return googleStreamError(data) ?? classify(errorNames(data, event));
 }
 
 /** OpenAI puts the kind in `code` and a family in `type` (`requests`): the most telling name wins. */
@@ -104,7 +124,7 @@ export class StreamErrorScanner {
     } catch {
       return;
     }
-    if (data) this.found = classify(errorNames(data, this.event));
+    if (data) this.found = errorInPayload(data, this.event);
   }
 
   private rateLimits(payload: string): void {

@@ -4,15 +4,17 @@
 // held while it lives, and a connection silent both ways for the idle time is closed.
 import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
-import WebSocket, { WebSocketServer, type RawData } from "ws";
+import WebSocket, { WebSocketServer } from "ws";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
-import { agentOf, requestHeaders, responseHeaders } from "./forward-headers";
+import { requestHeaders, responseHeaders } from "./forward-headers";
+import { requestAgent } from "./request-agent";
 import type { Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
-import { verdictOf, type Verdict } from "./upstream-verdict";
+import { messageVerdict, verdictOf, type Verdict } from "./upstream-verdict";
 import { mayCarryWindows, usedUpError, WindowObserver } from "./window-observer";
+import { relayMessages } from "./websocket-relay";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
 /** An upstream's refusal of the upgrade is passed on; its body is an error message, never large. */
@@ -62,29 +64,9 @@ function headerObject(raw: string[], skip: string[]): OutgoingHttpHeaders {
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
 const NORMAL_CLOSES = new Set([1000, 1001, 1005]);
 
-/** A server message `{"type":"error","status":429,...}` counts as that status would. */
-function errorStatusOf(data: RawData, isBinary: boolean): { status: number; headers: Record<string, string> } | undefined {
-  if (isBinary) return undefined;
-  const text = data.toString();
-  if (!text.includes('"error"')) return undefined;
+function parsed(text: string): unknown {
   try {
-    const message: unknown = JSON.parse(text);
-    if (message === null || typeof message !== "object") return undefined;
-    const { type, status, headers } = message as { type?: unknown; status?: unknown; headers?: unknown };
-    if (type !== "error" || typeof status !== "number") return undefined;
-    const plain: Record<string, string> = {};
-    if (headers !== null && typeof headers === "object") {
-      for (const [name, value] of Object.entries(headers)) if (typeof value === "string" || typeof value === "number") plain[name.toLowerCase()] = String(value);
-    }
-    return { status, headers: plain };
-  } catch {
-    return undefined;
-  }
-}
-
-function parsed(data: RawData): unknown {
-  try {
-    return JSON.parse(data.toString());
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -95,7 +77,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
   const live = new Set<{ client?: WebSocket; upstream: WebSocket }>();
 
   function refuse(socket: Duplex, flavor: ErrorFlavor, error: ProxyError): void {
-    const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.extra));
+    const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.retryAfterS, error.extra));
     writeHead(
       socket,
       error.status,
@@ -122,11 +104,11 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     if (usedUp) return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
     let start: GateStart;
     try {
-      const agentId = agentOf(input.req);
+      const agent = await requestAgent(service, input.req, input.rideOn);
       start = await openGate(service, {
         providerId,
         modelId: "unknown",
-        ...(agentId === undefined ? {} : { agentId }),
+        agent,
         leaving,
         ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
       });
@@ -211,7 +193,6 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         }
         server.handleUpgrade(input.req, socket, input.head, (client) => {
           pair.client = client;
-          let errorVerdict: Verdict | undefined;
           const idle = setTimeout(() => {
             client.close(1000, "idle");
             upstream.close(1000, "idle");
@@ -222,33 +203,28 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
             else if (code === 1005) other.close(1000);
             else other.terminate();
           };
-          client.on("message", (data, isBinary) => {
+          relayMessages(client, upstream, () => idle.refresh());
+          relayMessages(upstream, client, (data, isBinary) => {
             idle.refresh();
-            upstream.send(data, { binary: isBinary });
-          });
-          upstream.on("message", (data, isBinary) => {
-            idle.refresh();
-            if (!isBinary && mayCarryWindows(data.toString())) windows.event(parsed(data));
-            const error = errorStatusOf(data, isBinary);
-            if (error && !errorVerdict) {
-              const verdict = verdictOf({ kind: "completed", status: error.status, headers: error.headers }, service.clock.now());
-              if (verdict.lease !== "success") errorVerdict = verdict;
-            }
-            client.send(data, { binary: isBinary });
+            if (isBinary) return;
+            const text = data.toString();
+            if (mayCarryWindows(text)) windows.event(parsed(text));
+            // In-band (SPEC §6): an error message counts the moment it passes; the close adds nothing.
+            const verdict = messageVerdict(text, service.clock.now());
+            if (verdict) end.applyNow(verdict);
           });
           client.on("close", (code, reason) => {
             clearTimeout(idle);
             closeOther(upstream, code, reason);
-            finish(errorVerdict ?? (NORMAL_CLOSES.has(code) ? { lease: "success", route: "success" } : { lease: "abandoned", route: "release" }));
+            finish(NORMAL_CLOSES.has(code) ? { lease: "success", route: "success" } : { lease: "abandoned", route: "release" });
           });
           upstream.on("close", (code, reason) => {
             clearTimeout(idle);
             closeOther(client, code, reason);
             finish(
-              errorVerdict ??
-                (NORMAL_CLOSES.has(code)
-                  ? { lease: "success", route: "success" }
-                  : { lease: "failure", route: "failure", reason: `upstream WebSocket closed with ${code}` }),
+              NORMAL_CLOSES.has(code)
+                ? { lease: "success", route: "success" }
+                : { lease: "failure", route: "failure", reason: `upstream WebSocket closed with ${code}` },
             );
           });
           client.on("error", () => client.terminate());

@@ -4,11 +4,12 @@
 // bytes around it; everything about slots and routes happens here, on the service's clock.
 import { randomUUID } from "node:crypto";
 import type { LeaseOutcome, RouteAdmission, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
+import type { AgentIdentity } from "../agents/agent-identity";
 import type { HeadroomService } from "./headroom-service";
 import { ServiceError } from "./service-error";
 
 /** What an exchange's ending says about the provider's slot and about the route. */
-export interface ExchangeVerdict {
+interface ExchangeVerdict {
   lease: LeaseOutcome;
   retryAfterMs?: number;
   /** "release" hands a probe claim back: the run said nothing about the route. */
@@ -17,7 +18,7 @@ export interface ExchangeVerdict {
 }
 
 /** Aborted when the client goes away; `stop` ends the watching. */
-export interface ClientWatch {
+interface ClientWatch {
   signal: AbortSignal;
   stop(): void;
 }
@@ -25,7 +26,8 @@ export interface ClientWatch {
 export interface ExchangeRequest {
   providerId: string;
   modelId: string;
-  agentId?: string;
+  /** Who asks (SPEC §9); the pool's lease carries its name. */
+  agent?: AgentIdentity;
   /**
    * Starts watching for the client going away, so a queued waiter leaves the queue. Called
    * only when the request must queue: most find a slot free, and one watch per request cost
@@ -34,13 +36,56 @@ export interface ExchangeRequest {
   watchClient: () => ClientWatch;
 }
 
-export interface AdmittedExchange {
-  readonly leaseId: string;
-  readonly route: RouteKey;
-  /** The exchange ran and ended: release the slot and report the route, once. */
+export interface ExchangeEnd {
+  /** The exchange ran and ended: settle the slot (or the ride) and the route. */
   finish(verdict: ExchangeVerdict): void;
+  /**
+   * An error arrived in-band (SPEC §6 "In-band errors act when they arrive"): its outcome
+   * counts now (a 429 pauses the provider, a server error fails the route) while the
+   * exchange keeps its slot; the later `finish` adds no second outcome (released `abandoned`).
+   */
+  applyNow(verdict: ExchangeVerdict): void;
   /** Nothing reached the upstream: the slot returns at once (no cooldown) and the claim goes back. */
   cancel(): void;
+}
+
+export interface AdmittedExchange extends ExchangeEnd {
+  readonly leaseId: string;
+  readonly route: RouteKey;
+}
+
+/** How one exchange settles: its whole outcome, nothing sent, an in-band outcome now, or the end after one. */
+export interface ExchangeSettlers {
+  finish(verdict: ExchangeVerdict): void;
+  cancel(): void;
+  /** The in-band outcome (a 429's pause, a route failure), while the exchange keeps its slot. */
+  applyNow(verdict: ExchangeVerdict): void;
+  /** The end after an in-band outcome: free what is held, with no second outcome. */
+  releaseAfterApplied(): void;
+}
+
+/**
+ * An exchange ends once: whichever of finish and cancel comes first settles it, the other does
+ * nothing; an in-band outcome counts at most once, and then the end only frees the slot.
+ */
+export function endOnce(settlers: ExchangeSettlers): ExchangeEnd {
+  let settled = false;
+  let applied = false;
+  const once = (settle: () => void) => {
+    if (settled) return;
+    settled = true;
+    if (applied) settlers.releaseAfterApplied();
+    else settle();
+  };
+  return {
+    finish: (verdict) => once(() => settlers.finish(verdict)),
+    cancel: () => once(() => settlers.cancel()),
+    applyNow: (verdict) => {
+      if (settled || applied) return;
+      applied = true;
+      settlers.applyNow(verdict);
+    },
+  };
 }
 
 export type ExchangeStart =
@@ -78,36 +123,29 @@ export async function openExchange(
     return { kind: "refused", route, block: admitted.block };
   }
 
-  let settled = false;
-  const once = (settle: () => void) => {
-    if (settled) return;
-    settled = true;
-    settle();
-  };
-  return {
-    kind: "admitted",
-    exchange: {
-      leaseId,
-      route,
-      finish: (verdict) =>
-        once(() => {
-          releaseLease(service, leaseId, verdict);
-          service.settleRoute(run, verdict);
-        }),
-      cancel: () =>
-        once(() => {
-          service.undelivered(leaseId);
-          service.settleRoute(run, { route: "release" });
-        }),
+  const end = endOnce({
+    finish: (verdict) => {
+      releaseLease(service, leaseId, verdict);
+      service.settleRoute(run, verdict);
     },
-  };
+    cancel: () => {
+      service.undelivered(leaseId);
+      service.settleRoute(run, { route: "release" });
+    },
+    applyNow: (verdict) => {
+      if (verdict.lease === "rate_limited") service.rideRateLimited(leaseId, verdict.retryAfterMs);
+      service.settleRoute(run, verdict);
+    },
+    releaseAfterApplied: () => releaseLease(service, leaseId, { lease: "abandoned", route: "release" }),
+  });
+  return { kind: "admitted", exchange: { leaseId, route, ...end } };
 }
 
 /** The slot's lease id, or undefined when the client left while it queued. */
 async function takeSlot(service: HeadroomService, request: ExchangeRequest): Promise<string | undefined> {
   const ask = {
     providerId: request.providerId,
-    ...(request.agentId === undefined ? {} : { agentId: request.agentId }),
+    ...(request.agent === undefined ? {} : { agentId: request.agent.name, agent: request.agent }),
     expires: false, // the connection is the lease
   };
   try {

@@ -2,6 +2,8 @@
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
 // The operations live in the modules it composes (provider views and settings, leases, routes);
 // the closing guard, the saving guard, the history and the change feed stay here, shared by all.
+import { dirname } from "node:path";
+import type { AgentsView, UsageView } from "../../shared/agents";
 import type { HostInfo, SnapshotTopic } from "../../shared/contract";
 import type { OperationService } from "../../shared/operations";
 import type {
@@ -21,16 +23,18 @@ import type {
   RouteRefusal,
   RoutesView,
   SeriesResponse,
-  UpstreamLimits,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import type { Clock } from "../engine/clock";
+import type { AgentIdentity } from "../agents/agent-identity";
 import type { UsageProbe } from "../engine/pool-types";
 import type { WindowReading } from "../engine/window-readings";
+import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-limits";
 import type { SettingsStore } from "../settings/settings-store";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
+import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
 import { HistoryLog } from "./history-log";
 import { HubBreakers } from "./hub-breakers";
@@ -61,6 +65,8 @@ export interface ServiceOptions {
   sharedBreakerOf?: (targetId: string) => SharedRouteBreaker | undefined;
   /** The Redis shared providers live on (SPEC §7); absent = sharing is off on this host. */
   hub?: SharedHub;
+  /** How often changed usage counts are written to usage.json (SPEC §9: 5 s; tests shorten it). */
+  usageWriteMs?: number;
 }
 
 export class HeadroomService implements OperationService {
@@ -77,6 +83,7 @@ export class HeadroomService implements OperationService {
   private readonly meter: ServiceMetrics;
   private readonly stopWatchingRedis: (() => void) | undefined;
   private readonly hubBreakers: HubBreakers | undefined;
+  private readonly agentBook: AgentsService;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -87,6 +94,14 @@ export class HeadroomService implements OperationService {
       isShared: (providerId) => this.providers.get(providerId)?.pool.status().shared === true,
       redis: () => options.hub?.state(),
     });
+    this.agentBook = new AgentsService({
+      clock: options.clock,
+      dataDir: dirname(options.store.path),
+      ...(options.usageWriteMs === undefined ? {} : { writeEveryMs: options.usageWriteMs }),
+      pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
+      onChange: () => this.emit("agents"),
+      onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
+    });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
     // With Redis, a shared provider's routes are judged there (SPEC §7); a test may bring its own.
@@ -94,7 +109,7 @@ export class HeadroomService implements OperationService {
       ? new HubBreakers({
           hub: options.hub,
           clock: options.clock,
-          isShared: (providerId) => this.providers.get(providerId)?.shared === true,
+          isShared: (providerId) => this.providers.get(providerId)?.options.shared === true,
           onError: (error) => options.log?.("A shared provider's route breaker failed", error),
         })
       : undefined;
@@ -119,7 +134,10 @@ export class HeadroomService implements OperationService {
       onStatusChange: () => this.emit("status"),
       onEvent: (event) => this.record(event),
       onLeasesChange: () => this.leaseService.changed(),
-      onLeaseExpired: (leaseId) => this.leaseService.expired(leaseId),
+      onLeaseExpired: (leaseId) => {
+        this.leaseService.expired(leaseId);
+        this.agentBook.leaseEnded(leaseId);
+      },
     });
     this.leaseService = new LeaseService({
       store: options.store,
@@ -149,7 +167,7 @@ export class HeadroomService implements OperationService {
     });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
-    for (const provider of this.providers.sorted()) if (provider.shared) this.followRouteSharing(provider.id);
+    for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
     this.stopWatchingRedis = options.hub?.onConnectionChange(() => this.emit("status"));
@@ -210,20 +228,33 @@ export class HeadroomService implements OperationService {
   // Releases, undelivered admissions and rides are accepted while closing: a slot is never
   // stranded by shutdown.
 
-  acquire(input: AcquireInput): Promise<Admission> { return this.leaseService.acquire(input); }
-  undelivered(leaseId: string): void { this.leaseService.undelivered(leaseId); }
+  /** `agent`: who asks, as the proxy found out (SPEC §9); an API lease is its `agentId`. */
+  acquire(input: AcquireInput & { agent?: AgentIdentity }): Promise<Admission> {
+    return this.agentBook.acquiring(input, (ask) => this.leaseService.acquire(ask));
+  }
+  undelivered(leaseId: string): void {
+    this.leaseService.undelivered(leaseId);
+    this.agentBook.leaseEnded(leaseId);
+  }
   heartbeat(input: Input<"heartbeat">): { leaseId: string; expiresAt?: number } { return this.leaseService.heartbeat(input); }
-  release(input: Input<"release">): { released: boolean } { return this.leaseService.release(input); }
-  releaseByHand(input: Input<"releaseByHand">): { released: boolean } { return this.leaseService.releaseByHand(input); }
+  release(input: Input<"release">): { released: boolean } {
+    this.agentBook.leaseEnded(input.leaseId);
+    return this.leaseService.release(input);
+  }
+  releaseByHand(input: Input<"releaseByHand">): { released: boolean } {
+    this.agentBook.leaseEnded(input.leaseId);
+    return this.leaseService.releaseByHand(input);
+  }
   /** Resolves once every lease change so far is on disk: a release is answered only after this. */
   leasesSaved(): Promise<void> { return this.leaseService.saved(); }
   /** A proxy request rides on a held lease of this provider (SPEC §6); false = gate it normally. */
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
 
-  /** The provider's rate-limit headers from one answer (SPEC §6). */
-  noteUpstreamLimits(providerId: string, reading: UpstreamLimits, fromSuccess: boolean): void {
-    this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, fromSuccess);
+  /** The provider's rate-limit headers from one answer (SPEC §6); only a 2xx may pause early, a 429's readings are left to the 429 rules. */
+  noteUpstreamLimits(providerId: string, headers: ResponseHeaders, status: number): void {
+    const reading = parseUpstreamLimits(headers, this.clock.now());
+    if (reading) this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, status >= 200 && status < 300);
   }
 
   /** Plan windows from one answer or in-band event (SPEC §8); a used-up one pauses the provider. */
@@ -235,6 +266,15 @@ export class HeadroomService implements OperationService {
   windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
     return this.providers.get(providerId)?.pool.windows.refusal(this.clock.now());
   }
+  // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
+
+  agents(): AgentsView { return this.agentBook.agents(); }
+  usage(input: Input<"usage">): UsageView { return this.agentBook.usage(input); }
+  /** One proxied answer's request, outcome and tokens, for its agent. */
+  countAnswer(answer: CountedAnswer): void { this.agentBook.counted(answer); }
+  /** The agent holding a lease: requests riding on it are that agent's (SPEC §9). */
+  leaseAgent(leaseId: string): string | undefined { return this.agentBook.leaseAgent(leaseId); }
+  rode(leaseId: string, agent: AgentIdentity): void { this.agentBook.rode(leaseId, agent); }
 
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
@@ -270,6 +310,7 @@ export class HeadroomService implements OperationService {
   close(): void {
     if (this.closed) return;
     this.leaseService.close();
+    this.agentBook.close();
     this.sampler.stop();
     this.stopWatchingRedis?.();
     this.closed = true;

@@ -2,6 +2,7 @@
 // registry per service (two hosts in one process, as in the tests, never share series).
 // Counters and the wait histogram are fed as things happen; gauges are read at scrape time.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { TokenCounts } from "../../shared/agents";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, PlanWindow, RedisState, RouteEntry, RouteKey } from "../../shared/types";
 
 const HOUR_MS = 60 * 60_000;
@@ -30,6 +31,7 @@ export class ServiceMetrics {
   private readonly rateLimited: Counter<"provider" | "shared">;
   private readonly releases: Counter<"provider" | "shared" | "outcome">;
   private readonly wait: Histogram<"provider" | "shared">;
+  private readonly tokenCount: Counter<"provider" | "kind">;
   /** When each route last changed state; entries older than an hour are dropped at scrape. */
   private readonly routeChangedAt = new Map<string, number>();
 
@@ -53,6 +55,13 @@ export class ServiceMetrics {
       help: "Time from asking for a slot to its admission.",
       labelNames: ["provider", "shared"],
       buckets: WAIT_BUCKETS_S,
+      registers,
+    });
+    // SPEC §9: no agent label, so the series stay a handful per provider.
+    this.tokenCount = new Counter({
+      name: "headroom_tokens_total",
+      help: "Tokens the provider reported through the proxy, by kind (input excludes cache reads).",
+      labelNames: ["provider", "kind"],
       registers,
     });
     this.providerGauge("headroom_limit", "Concurrent requests allowed.", (e) => e.limit);
@@ -102,6 +111,11 @@ export class ServiceMetrics {
     const labels = this.labels(providerId);
     this.releases.inc({ ...labels, outcome });
     if (outcome === "rate_limited") this.rateLimited.inc(labels);
+  }
+
+  tokens(providerId: string, tokens: TokenCounts): void {
+    const kinds = { input: tokens.input, output: tokens.output, cache_read: tokens.cacheRead, cache_write: tokens.cacheWrite };
+    for (const [kind, count] of Object.entries(kinds)) if (count > 0) this.tokenCount.inc({ provider: providerId, kind }, count);
   }
 
   private labels(providerId: string): ProviderLabels {

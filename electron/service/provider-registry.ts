@@ -1,10 +1,20 @@
-// The providers the service knows: one engine pool each, plus the settings that live beside the
-// pool (upstream, usage gate). Every change to them is written back to the settings store here.
+// The providers the service knows: one engine pool each, plus the options that live beside the
+// pool (upstream, usage gate, ...), held as the record's own `ProviderOptions` and written back to
+// the settings store whole: the pool's config and the options make the provider's settings.
 import type { ConcurrencyStatusEntry, HistoryEvent, UsageGateConfig } from "../../shared/types";
-import { LIMITS } from "../../shared/limits";
-import { canonicalUrl, type ProviderConfigPatch, type ProviderSettings, type StoredLease } from "../../shared/schemas";
+import {
+  compact,
+  patched,
+  splitSettings,
+  statusOptions,
+  type PoolConfig,
+  type ProviderConfigPatch,
+  type ProviderOptions,
+  type ProviderSettings,
+} from "../../shared/provider-settings";
+import type { StoredLease } from "../../shared/schemas";
 import type { Clock } from "../engine/clock";
-import type { PersistedLease, PoolConfig, PoolDeps, ProviderPool, UsageProbe } from "../engine/pool-types";
+import type { PersistedLease, PoolDeps, ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createProviderPool } from "../engine/provider-pool";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { SharedProviderPool } from "../shared-pool/shared-provider-pool";
@@ -15,14 +25,11 @@ export interface Provider {
   readonly id: string;
   /** Replaced when the provider is shared or made local again (SPEC §7). */
   pool: ProviderPool;
-  /** Kept on Redis (SPEC §7); stays true in the settings while Redis is not configured. */
-  shared: boolean;
-  upstream?: string | undefined;
-  usageGate?: UsageGateConfig | undefined;
-  /** The proxy's wait for an upstream's headers and longest silence in a stream (SPEC §1). */
-  responseTimeoutMs: number;
-  /** SPEC §8, kept on this host (like the upstream); absent = no hold. */
-  holdNewAtPercent?: number;
+  /**
+   * Everything else the provider's settings hold, as stored (a field at its implied value is
+   * absent). `shared` stays true here while Redis is not configured (SPEC §7).
+   */
+  options: ProviderOptions;
 }
 
 export interface RegistryDeps {
@@ -70,18 +77,10 @@ export class ProviderRegistry {
 
   /** Creates the pool for stored or new settings; `persist` writes a new provider to disk. */
   add(providerId: string, settings: ProviderSettings, persist: boolean): Provider {
-    const { upstream, usageGate, responseTimeoutMs, shared, holdNewAtPercent, ...config } = settings;
-    const provider: Provider = {
-      id: providerId,
-      pool: this.poolFor(providerId, shared === true, usageGate, config, []),
-      shared: shared === true,
-      ...(upstream === undefined ? {} : { upstream }),
-      ...(usageGate === undefined ? {} : { usageGate }),
-      responseTimeoutMs: responseTimeoutMs ?? LIMITS.responseTimeoutMs.default,
-      ...(holdNewAtPercent === undefined ? {} : { holdNewAtPercent }),
-    };
-    provider.pool.windows.setHoldNewAtPercent(holdNewAtPercent);
-    if (provider.shared && !this.deps.hub) {
+    const { config, options } = splitSettings(settings);
+    const provider: Provider = { id: providerId, pool: this.poolFor(providerId, options, config, []), options };
+    provider.pool.windows.setHoldNewAtPercent(options.holdNewAtPercent);
+    if (options.shared && !this.deps.hub) {
       this.deps.log?.(`Provider ${providerId} is shared, but HEADROOM_REDIS_URL is not set: it runs locally on this host until it is.`);
     }
     this.byId.set(providerId, provider);
@@ -95,11 +94,11 @@ export class ProviderRegistry {
    * again on the new one.
    */
   setShared(provider: Provider, shared: boolean): void {
-    if (provider.shared === shared) return;
+    if ((provider.options.shared === true) === shared) return;
     const old = provider.pool;
-    provider.shared = shared;
-    provider.pool = this.poolFor(provider.id, shared, provider.usageGate, old.config(), old.heldLeases());
-    provider.pool.windows.setHoldNewAtPercent(provider.holdNewAtPercent);
+    provider.options = compact({ ...provider.options, shared });
+    provider.pool = this.poolFor(provider.id, provider.options, old.config(), old.heldLeases());
+    provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
     old.dispose();
     this.persist(provider.id);
   }
@@ -111,8 +110,7 @@ export class ProviderRegistry {
 
   private poolFor(
     providerId: string,
-    shared: boolean,
-    usageGate: UsageGateConfig | undefined,
+    { shared, usageGate }: ProviderOptions,
     config: PoolConfig,
     held: PersistedLease[],
   ): ProviderPool {
@@ -134,27 +132,12 @@ export class ProviderRegistry {
     return pool;
   }
 
-  /** Applies an upstream / usage-gate / timeout patch (`null` clears) and writes it. */
+  /** Applies a configure patch by the record's patch rules (`null` clears) and writes it. */
   configure(provider: Provider, patch: Omit<ProviderConfigPatch, "shared">): void {
-    if (patch.upstream !== undefined) provider.upstream = patch.upstream === null ? undefined : canonicalUrl(patch.upstream);
-    if (patch.usageGate !== undefined) {
-      const gate = patch.usageGate;
-      provider.usageGate =
-        gate === null
-          ? undefined
-          : {
-              url: canonicalUrl(gate.url),
-              pollMs: gate.pollMs ?? LIMITS.pollMs.default,
-              ...(gate.headers === undefined ? {} : { headers: gate.headers }),
-            };
-      provider.pool.setUsageProbe(this.probeFor(provider.usageGate));
-    }
-    if (patch.responseTimeoutMs !== undefined) provider.responseTimeoutMs = patch.responseTimeoutMs;
-    if (patch.holdNewAtPercent !== undefined) {
-      if (patch.holdNewAtPercent === null) delete provider.holdNewAtPercent;
-      else provider.holdNewAtPercent = patch.holdNewAtPercent;
-      provider.pool.windows.setHoldNewAtPercent(provider.holdNewAtPercent);
-    }
+    const before = provider.options.usageGate;
+    provider.options = patched(provider.options, patch);
+    if (provider.options.usageGate !== before) provider.pool.setUsageProbe(this.probeFor(provider.options.usageGate));
+    if (patch.holdNewAtPercent !== undefined) provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
     this.persist(provider.id);
   }
 
@@ -165,10 +148,9 @@ export class ProviderRegistry {
     this.deps.writer.forgetProvider(provider.id);
   }
 
-  /** The pool's view plus the upstream, so the window learns of an upstream change from the push. */
-  entryOf({ pool, upstream }: Provider): ConcurrencyStatusEntry {
-    const entry = pool.status();
-    return upstream === undefined ? entry : { ...entry, upstream };
+  /** The pool's view plus the options a status shows, so the window learns of their change from the push. */
+  entryOf({ pool, options }: Provider): ConcurrencyStatusEntry {
+    return { ...pool.status(), ...statusOptions(options) };
   }
 
   /** Held leases worth a restart: only those that expire (proxy leases end with their connection). */
@@ -195,16 +177,7 @@ export class ProviderRegistry {
   private persist(providerId: string): void {
     const provider = this.byId.get(providerId);
     if (!provider) return;
-    const settings: ProviderSettings = {
-      ...provider.pool.config(),
-      ...(provider.upstream === undefined ? {} : { upstream: provider.upstream }),
-      ...(provider.usageGate === undefined ? {} : { usageGate: provider.usageGate }),
-      ...(provider.responseTimeoutMs === LIMITS.responseTimeoutMs.default
-        ? {}
-        : { responseTimeoutMs: provider.responseTimeoutMs }),
-      ...(provider.shared ? { shared: true } : {}),
-      ...(provider.holdNewAtPercent === undefined ? {} : { holdNewAtPercent: provider.holdNewAtPercent }),
-    };
+    const settings: ProviderSettings = { ...provider.pool.config(), ...provider.options };
     this.deps.writer.saveProvider(providerId, settings);
   }
 }

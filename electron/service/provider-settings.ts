@@ -2,7 +2,7 @@
 // cooldown, upstream and sharing, removal, resuming and dismissing a notice. Each change is made
 // only if it can be saved (the service's `saving`), is recorded in the history and announced.
 import type { ConcurrencyStatusEntry, CooldownView, HistoryEvent, HostInfo, LimitView, ProviderConfigView } from "../../shared/types";
-import { LIMITS } from "../../shared/limits";
+import { newProviderSettings } from "../../shared/provider-settings";
 import type { LeaseService } from "./lease-service";
 import type { Input } from "./operation-input";
 import type { Provider, ProviderRegistry } from "./provider-registry";
@@ -46,8 +46,7 @@ export class ProviderSettingsService {
         });
       }
     } else {
-      const settings = { limit, cooldownMs: LIMITS.cooldownMs.default, autoReduced: false, noticeDismissed: false };
-      this.deps.providers.add(providerId, settings, true);
+      this.deps.providers.add(providerId, newProviderSettings(limit), true);
       this.deps.onEvent({ kind: "provider_added", providerId, message: `Provider ${providerId} added with limit ${limit}.` });
       this.deps.onStatusChange();
     }
@@ -82,7 +81,7 @@ export class ProviderSettingsService {
   }
 
   private setShared(provider: Provider, shared: boolean): void {
-    if (provider.shared === shared) return;
+    if ((provider.options.shared === true) === shared) return;
     this.deps.providers.setShared(provider, shared);
     this.deps.followRouteSharing(provider.id);
     this.deps.onEvent({

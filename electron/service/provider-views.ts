@@ -9,6 +9,7 @@ import type {
   ProviderConfigView,
   RedisState,
 } from "../../shared/types";
+import { configView } from "../../shared/provider-settings";
 import type { Input } from "./operation-input";
 import type { ProviderRegistry } from "./provider-registry";
 
@@ -49,18 +50,8 @@ export class ProviderViews {
   }
 
   providerConfig({ providerId }: Input<"providerConfig">): ProviderConfigView {
-    const { pool, upstream, usageGate, responseTimeoutMs, shared, holdNewAtPercent } = this.deps.providers.require(providerId);
-    const config = pool.config();
-    return {
-      providerId,
-      limit: config.limit,
-      cooldownMs: config.cooldownMs,
-      responseTimeoutMs,
-      ...(upstream === undefined ? {} : { upstream }),
-      ...(usageGate === undefined ? {} : { usageGate }),
-      ...(shared ? { shared } : {}),
-      ...(holdNewAtPercent === undefined ? {} : { holdNewAtPercent }),
-    };
+    const { pool, options } = this.deps.providers.require(providerId);
+    return configView(providerId, pool.config(), options);
   }
 
   leases({ providerId }: Input<"leases">): LeasesView {

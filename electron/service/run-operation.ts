@@ -25,8 +25,8 @@ export function runOperation<N extends OperationName>(
   const body = row.body ? valid(check(row.body, parts.body)) : {};
   // The row's schemas have just produced its input, and `OperationService` says the method
   // named by the row takes exactly that input: the one place the table meets the service.
-  const method = service[operations[name].service] as unknown as (this: OperationService, input: object) => ResultOf<N> | Promise<ResultOf<N>>;
-  return method.call(service, { ...(body as object), ...(query as object), ...(params as object) });
+  const input = { ...(body as object), ...(query as object), ...(params as object) };
+  return Reflect.apply(service[operations[name].service], service, [input]) as ResultOf<N> | Promise<ResultOf<N>>;
 }
 
 /** Query text that spells a number is that number (`"5"` → 5, `"1.5"` stays 1.5 and is refused as no integer). */

@@ -5,7 +5,7 @@ import type { ConcurrencyStatusEntry, ProviderSeries, SeriesResponse } from "../
 import type { Clock, TimerHandle } from "../engine/clock";
 
 export const SERIES_STEP_MS = 2_000;
-export const SERIES_KEEP_MS = 60 * 60_000;
+const SERIES_KEEP_MS = 60 * 60_000;
 
 export interface SeriesSamplerOptions {
   clock: Clock;

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import type { ErrorCode } from "../../shared/types";
-import type { Checked } from "../../shared/check";
+import { validOr, type Checked } from "../../shared/check";
 
 /** A refusal every transport can render: HTTP maps the code to a status, IPC passes it as a result. */
 export class ServiceError extends Error {
@@ -14,8 +14,7 @@ export class ServiceError extends Error {
 }
 
 export function valid<T>(checked: Checked<T>): T {
-  if (!checked.ok) throw new ServiceError("invalid_input", checked.message);
-  return checked.value;
+  return validOr(checked, (message) => new ServiceError("invalid_input", message));
 }
 
 export function unknownProvider(providerId: string, known: string[]): ServiceError {

@@ -9,6 +9,8 @@ import type { HeadroomService } from "./headroom-service";
 
 /** At most 20 pushes a second per topic; SPEC §4 wants a change on screen within 250 ms. */
 export const PUSH_WINDOW_MS = 50;
+/** SPEC §9: `agents` changes with every proxied request, so it goes at most twice a second. */
+const AGENTS_PUSH_WINDOW_MS = 500;
 
 /** One pushed snapshot, tagged with its topic so a consumer's `switch` narrows it. */
 export type Delivery = { [T in PushTopic]: { topic: T; snapshot: PushMap[T] } }[PushTopic];
@@ -19,6 +21,8 @@ export function snapshotOf(service: HeadroomService, topic: SnapshotTopic): Deli
       return { topic, snapshot: service.status() };
     case "routes":
       return { topic, snapshot: service.routes() };
+    case "agents":
+      return { topic, snapshot: service.agents() };
     case "history":
       return { topic, snapshot: service.historyEvents() };
   }
@@ -47,9 +51,11 @@ export function startSnapshotFeed(
       if (added.events.length > 0) deliver({ topic: "history-added", snapshot: { events: added.events } });
     }
   });
-  const unsubscribe = service.subscribe((topic) => coalescer.signal(topic));
+  const agents = coalesceChanges(clock, AGENTS_PUSH_WINDOW_MS, () => deliver(snapshotOf(service, "agents")));
+  const unsubscribe = service.subscribe((topic) => (topic === "agents" ? agents : coalescer).signal(topic));
   return () => {
     unsubscribe();
     coalescer.stop();
+    agents.stop();
   };
 }

@@ -15,7 +15,7 @@ import { check } from "../../shared/check";
 import { StoredLease } from "../../shared/schemas";
 import { FILE_MODE, errorText, removeLeftoverTemps, renameAside } from "./data-files";
 
-export const LEASE_FILE_VERSION = 1;
+const LEASE_FILE_VERSION = 1;
 
 const LeasesFile = Type.Object(
   {

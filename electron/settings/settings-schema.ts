@@ -4,24 +4,20 @@
 import type { Schema } from "conf";
 import { Value } from "@sinclair/typebox/value";
 import { check, shown } from "../../shared/check";
-import { LIMITS } from "../../shared/limits";
 import {
   CURRENT_SCHEMA_VERSION,
   HTTP_URL_FORMAT,
   SettingsFile,
   isHttpUrl,
-  type BreakerSettings,
+  BreakerSettings,
   type SettingsData,
   type StoredLease,
 } from "../../shared/schemas";
 
 export { CURRENT_SCHEMA_VERSION } from "../../shared/schemas";
-export type { ProviderSettings, SettingsData, StoredLease } from "../../shared/schemas";
+export type { SettingsData, StoredLease } from "../../shared/schemas";
 
-export const DEFAULT_ROUTES: Readonly<BreakerSettings> = {
-  threshold: LIMITS.threshold.default,
-  cooldownMs: LIMITS.breakerCooldownMs.default,
-};
+export const DEFAULT_ROUTES: Readonly<BreakerSettings> = Object.freeze(Value.Default(BreakerSettings, {}) as BreakerSettings);
 
 export function defaultSettings(): SettingsData {
   return { schemaVersion: CURRENT_SCHEMA_VERSION, providers: {}, routes: { ...DEFAULT_ROUTES } };
@@ -36,7 +32,7 @@ export const SETTINGS_JSON_SCHEMA = Object.fromEntries(
 ) as unknown as Schema<SettingsData>;
 
 export const SETTINGS_AJV_OPTIONS = {
-  keywords: ["allowed"],
+  keywords: ["allowed", "implied"],
   formats: { [HTTP_URL_FORMAT]: isHttpUrl },
 };
 

@@ -19,13 +19,13 @@ import {
 } from "./settings-schema";
 
 /** What we need from conf / electron-store: assigning `store` validates and writes atomically. */
-export interface SettingsBackend {
+interface SettingsBackend {
   readonly path: string;
   store: SettingsData;
 }
 
 /** Options a backend is built with; they are conf's option names and values. */
-export interface BackendOptions {
+interface BackendOptions {
   cwd: string;
   configName: string;
   projectName: string;

@@ -10,35 +10,39 @@
 //   route:<id>     hash  state, failures, reason, openUntil, probeOwner, probeExpiresAt
 // Channel `<prefix>:<providerId>:routes-changed`: a route was written.
 //
-// Reply: {result, views, events, settings}; a view is {id, state, openUntil, reason,
-// failures, hasProbe, probeOwner}; an event is {kind, id, ...} for the host's history.
+// ARGV and the reply are named in breaker-protocol.ts: the reply is one JSON value of routes
+// (views), events for the host's history, and the settings in force.
+import { LIMITS } from "../../shared/limits";
+import { BREAKER_ARGS } from "./breaker-protocol";
 
 /** A probe that neither reports nor is released is forgotten after this long at least (as locally). */
-export const MIN_PROBE_TTL_MS = 60_000;
+const MIN_PROBE_TTL_MS = 60_000;
 
-export type BreakerOperation =
-  | "seed"
-  | "admit"
-  | "entry"
-  | "refresh"
-  | "outcome"
-  | "release"
-  | "reset"
-  | "snapshot"
-  | "settings"
-  | "setSettings";
+const NAMES_LUA = `{${Object.entries(BREAKER_ARGS)
+  .map(([op, names]) => `${op} = {${names.map((name) => `'${name}'`).join(", ")}}`)
+  .join(", ")}}`;
 
 export const BREAKER_SCRIPT = String.raw`
+-- Every operation starts with the operation, the key prefix and the host's time.
 local op, P, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
+-- The operation's own arguments by name; settings (seed, setSettings) follow as field/value pairs.
+local NAMES = ${NAMES_LUA}
+local names = NAMES[op]
+if not names then return redis.error_reply('unknown shared breaker operation '..tostring(op)) end
+local arg, given = {}, {}
+for i, name in ipairs(names) do arg[name] = ARGV[3 + i] end
+for i = 4 + #names, #ARGV, 2 do given[ARGV[i]] = tonumber(ARGV[i + 1]) end
 local SETTINGS, ROUTES = P..':breaker', P..':routes'
 local s = redis.call('HMGET', SETTINGS, 'threshold', 'cooldownMs')
-local threshold, cooldown = tonumber(s[1]) or 1, tonumber(s[2]) or 0
+-- Settings Redis lost (or never had) are the defaults until a host seeds them.
+local threshold = tonumber(s[1]) or ${LIMITS.threshold.default}
+local cooldown = tonumber(s[2]) or ${LIMITS.breakerCooldownMs.default}
 local events, touched = {}, {}
 
 local function refresh(r)
   if r.state == 'open' and now >= r.openUntil then
     r.state = 'half-open'
-    events[#events + 1] = {'half-open', r.id}
+    events[#events + 1] = {kind = 'half-open', id = r.id}
     touched[r.id] = r
   end
   if r.probeOwner and now >= r.probeExpiresAt then
@@ -71,7 +75,7 @@ local function open(r)
   r.probeOwner = nil
   r.state = 'open'
   r.openUntil = now + cooldown
-  events[#events + 1] = {'opened', r.id, cooldown, r.failures, r.reason}
+  events[#events + 1] = {kind = 'opened', id = r.id, cooldownMs = cooldown, failures = r.failures, reason = r.reason}
   touched[r.id] = r
 end
 
@@ -79,7 +83,7 @@ local function close(r, why)
   local wasClosed = r.state == 'closed'
   r.probeOwner = nil
   r.state, r.failures, r.reason = 'closed', 0, ''
-  if not wasClosed then events[#events + 1] = {'closed', r.id, why} end
+  if not wasClosed then events[#events + 1] = {kind = 'closed', id = r.id, why = why} end
   touched[r.id] = r
 end
 
@@ -89,30 +93,29 @@ local function failed(r, reason)
   touched[r.id] = r
 end
 
+-- breaker-protocol.ts BreakerView: probeOwner only while a probe is out.
 local function view(r)
-  return {r.id, r.state, r.openUntil, r.reason, r.failures, r.probeOwner and 1 or 0, r.probeOwner or ''}
+  return {id = r.id, state = r.state, openUntil = r.openUntil, reason = r.reason, failures = r.failures, probeOwner = r.probeOwner}
 end
 
-local result, views = 0, {}
-local id, runId = ARGV[4], ARGV[5]
+local reply, views = {}, {}
+local id, runId = arg.routeId, arg.runId
 if op == 'seed' then
-  if redis.call('EXISTS', SETTINGS) == 0 or not s[1] then
-    threshold, cooldown = tonumber(ARGV[4]), tonumber(ARGV[5])
+  reply.seeded = redis.call('EXISTS', SETTINGS) == 0 or not s[1]
+  if reply.seeded then
+    threshold, cooldown = given.threshold, given.cooldownMs
     redis.call('HSET', SETTINGS, 'threshold', threshold, 'cooldownMs', cooldown)
-    result = 1
   end
 elseif op == 'admit' then
   local r = load(id, true)
   if r.state == 'half-open' and not r.probeOwner then
     r.probeOwner, r.probeExpiresAt = runId, now + math.max(cooldown, ${MIN_PROBE_TTL_MS})
     touched[id] = r
-    result = 1
+    reply.admitted = true
   elseif r.probeOwner == runId then
-    result = 1
-  elseif r.state == 'open' or (r.state == 'half-open' and r.probeOwner) then
-    result = 0
+    reply.admitted = true
   else
-    result = 1
+    reply.admitted = not (r.state == 'open' or (r.state == 'half-open' and r.probeOwner))
   end
   views[1] = view(r)
 elseif op == 'entry' then
@@ -121,7 +124,7 @@ elseif op == 'refresh' then
   -- A host's timer at the end of an open period: applies what fell due, not a use of the route.
   views[1] = view(load(id, false, true))
 elseif op == 'outcome' then
-  local r, outcome, reason = load(id, true), ARGV[6], ARGV[7]
+  local r, outcome, reason = load(id, true), arg.outcome, arg.reason
   if r.state ~= 'closed' then
     -- While open or half-open only the probe's verdict counts.
     if r.probeOwner == runId then
@@ -156,8 +159,7 @@ elseif op == 'reset' then
 elseif op == 'snapshot' then
   for _, routeId in ipairs(redis.call('ZRANGE', ROUTES, 0, -1)) do views[#views + 1] = view(load(routeId, false, true)) end
 elseif op == 'setSettings' then
-  if ARGV[4] ~= '' then threshold = tonumber(ARGV[4]) end
-  if ARGV[5] ~= '' then cooldown = tonumber(ARGV[5]) end
+  threshold, cooldown = given.threshold or threshold, given.cooldownMs or cooldown
   redis.call('HSET', SETTINGS, 'threshold', threshold, 'cooldownMs', cooldown)
   if cooldown == 0 then
     -- Disabling the breaker lets every route through now, not after its cooldown.
@@ -166,8 +168,6 @@ elseif op == 'setSettings' then
       if r.state ~= 'closed' then close(r, 'because the breaker was disabled') end
     end
   end
-elseif op ~= 'settings' then
-  return redis.error_reply('unknown shared breaker operation '..tostring(op))
 end
 
 -- A route touched only by a read that changed nothing is not written, nor created.
@@ -182,5 +182,6 @@ for routeId, r in pairs(touched) do
 end
 -- Hosts keeping a view of these routes read them again (SharedRouteBreaker.watch).
 if next(touched) ~= nil then redis.call('PUBLISH', P..':routes-changed', '1') end
-return {result, views, events, {threshold, cooldown}}
+reply.routes, reply.events, reply.settings = views, events, {threshold = threshold, cooldownMs = cooldown}
+return cjson.encode(reply)
 `;

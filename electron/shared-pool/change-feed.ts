@@ -8,7 +8,7 @@ import type { Clock, TimerHandle } from "../engine/clock";
 /** The script's least time between two messages, on Redis's clock. */
 export const CHANGE_GAP_MS = 25;
 /** When a host looks again after a message; messages meanwhile are covered by that look. */
-export const CHANGE_WINDOW_MS = 50;
+const CHANGE_WINDOW_MS = 50;
 
 export class ChangeFeed {
   private window: TimerHandle | undefined;

@@ -1,8 +1,8 @@
 // The usage gate across hosts (SPEC §1 "Usage gate", §7): each host keeps its own gate
 // configuration, and the host whose waiter is at the head of the queue polls it. Two Lua
-// fragments spliced into pool-script.ts: GATE_LUA before its drive() (which asks gatePasses
-// before admitting a queued waiter), GATE_OPS_LUA beside the extras (the operations, which
-// drive the queue themselves).
+// fragments spliced into pool-script.ts: GATE_LUA into lua/slots.ts before its drive() (which
+// asks gatePasses before admitting a queued waiter), GATE_OPS_LUA beside the other operations
+// (which drive the queue themselves).
 //
 // Keys under `<prefix>:<providerId>:`:
 //   gated  set   hosts with a gate configured (only their waiters are gated)
@@ -16,9 +16,6 @@
 // unanswered for GATE_STALE_MS (its host died or lost Redis) fails open too, so a vanished
 // host never strands the queue; one that leaves or restarts drops its ask at once.
 import { GATE_ANSWER_MS } from "../engine/usage-gate";
-
-/** Operations of this module, dispatched by pool-script.ts. */
-export const GATE_OPERATIONS = ["gate", "gateAnswer"] as const;
 
 /** An ask this old was not answered by its host: the head goes in (fail open). A host's own answer comes within GATE_ANSWER_MS. */
 export const GATE_STALE_MS = 2 * GATE_ANSWER_MS;
@@ -87,37 +84,35 @@ end
 `;
 
 export const GATE_OPS_LUA = String.raw`
-local gateOps = {}
-
--- ARGV[6]: '1' this host has a gate (a new one: its earlier ask and hold go), '0' it has none.
-function gateOps.gate()
+-- arg.gated: '1' this host has a gate (a new one: its earlier ask and hold go), '0' it has none.
+function ops.gate()
   dropAsk(host)
   local g = gateRead()
   if g.untilBy == host then
     redis.call('HDEL', GATE, 'until', 'untilBy')
     g.untilAt, g.untilBy = nil, nil
   end
-  if ARGV[6] == '1' then redis.call('SADD', GATED, host) else redis.call('SREM', GATED, host) end
+  if arg.gated == '1' then redis.call('SADD', GATED, host) else redis.call('SREM', GATED, host) end
   gatedHosts = nil
   drive()
-  return {1}
+  return {done = true}
 end
 
--- ARGV[6]: the ask answered, ARGV[7]: concurrent sessions ('' the poll failed or was slow),
--- ARGV[8]: this host's poll interval. An answer to an ask already dropped changes nothing.
-function gateOps.gateAnswer()
+-- arg.askId: the ask answered, arg.sessions: concurrent sessions ('' the poll failed or was
+-- slow), arg.pollMs: this host's poll interval. An answer to an ask already dropped changes nothing.
+function ops.gateAnswer()
   local g = gateRead()
-  if g.ask ~= host or g.askId ~= ARGV[6] then return {0} end
+  if g.ask ~= host or g.askId ~= arg.askId then return {answered = false} end
   dropAsk(host)
-  local sessions = tonumber(ARGV[7])
+  local sessions = tonumber(arg.sessions)
   if sessions and sessions >= limit then
-    g.untilAt, g.untilBy = now + tonumber(ARGV[8]), host
+    g.untilAt, g.untilBy = now + tonumber(arg.pollMs), host
     redis.call('HSET', GATE, 'until', g.untilAt, 'untilBy', host)
-    return {1, 0}
+    return {answered = true, admitting = false}
   end
   gateAllowance = sessions and limit - sessions or math.huge
   drive()
   gateAllowance = 0
-  return {1, 1}
+  return {answered = true, admitting = true}
 end
 `;

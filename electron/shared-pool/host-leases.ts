@@ -1,23 +1,23 @@
 // The leases one host holds on a shared provider, as it was handed them, with each TTL lease's
 // ttl: what it lists, heartbeats, and registers again in a Redis that lost them (or adopts).
 import type { Lease, PersistedLease } from "../engine/pool-types";
+import type { LeaseArg } from "./pool-protocol";
 
 /** The script's answers to `adopt` for a lease another host holds, and for one that had expired. */
-export const HELD_ELSEWHERE = -2;
+const HELD_ELSEWHERE = -2;
 export const EXPIRED = -3;
 
 /** A lease's ttl for heartbeats: its own, else its original span (as the local pool restores it). */
 const ttlOf = ({ ttlMs, expiresAt, admittedAt }: PersistedLease): number =>
   ttlMs ?? (expiresAt === undefined ? -1 : Math.max(0, expiresAt - admittedAt));
 
-/** A lease as the script takes it: id, admittedAt, expiresAt (-1 none), ttl (-1 none), agentId ('' none). */
-const scriptFields = (lease: PersistedLease, ttl: number): (string | number)[] => [
-  lease.leaseId,
-  lease.admittedAt,
-  lease.expiresAt ?? -1,
+const scriptFields = (lease: PersistedLease, ttl: number): LeaseArg => ({
+  leaseId: lease.leaseId,
+  admittedAt: lease.admittedAt,
+  expiresAt: lease.expiresAt ?? -1,
   ttl,
-  lease.agentId ?? "",
-];
+  agentId: lease.agentId ?? "",
+});
 
 export class HostLeases {
   private readonly leases = new Map<string, Lease>();
@@ -48,13 +48,13 @@ export class HostLeases {
   }
 
   /** Every lease held, as `rejoin` takes them. */
-  scriptArgs(): (string | number)[] {
-    return this.list().flatMap((lease) => scriptFields(lease, this.ttls.get(lease.leaseId) ?? -1));
+  scriptArgs(): LeaseArg[] {
+    return this.list().map((lease) => scriptFields(lease, this.ttls.get(lease.leaseId) ?? -1));
   }
 
   /** The leases to adopt, as `adopt` takes them. */
-  static adoptArgs(leases: PersistedLease[]): (string | number)[] {
-    return leases.flatMap((lease) => scriptFields(lease, ttlOf(lease)));
+  static adoptArgs(leases: PersistedLease[]): LeaseArg[] {
+    return leases.map((lease) => scriptFields(lease, ttlOf(lease)));
   }
 
   /** Holds an adopted lease with the expiry Redis gave it (-1: none), unless it is not this host's to hold. */

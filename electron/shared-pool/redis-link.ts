@@ -3,28 +3,17 @@
 // and a subscriber connection for wake-ups. Commands on one connection run in the order
 // they were sent, which is what lets a host judge every operation at the time it was asked.
 import { Redis } from "ioredis";
+import { type BreakerReply, parseBreakerReply } from "./breaker-protocol";
 import { BREAKER_SCRIPT } from "./breaker-script";
+import { parseReply, type ScriptReply } from "./pool-protocol";
 import { POOL_SCRIPT } from "./pool-script";
 
-/**
- * What the script answers: the operation's own figures, this host's answers, the instants
- * Redis's state changes by itself (cooldown and pause ends), and when the longest-silent
- * other host would expire (-1: no other host; 0: not looked at by this operation).
- */
-export type ScriptReply = [result: number[], inbox: string[], wakeAt: number[], hostExpiresAt: number];
-
-/** One route as Redis holds it: id (JSON of the key), state, openUntil, reason, failures, hasProbe, probeOwner. */
-export type BreakerView = [string, string, number, string, number, number, string];
-/** `half-open`, id | `opened`, id, cooldownMs, failures, reason | `closed`, id, why. */
-export type BreakerEvent = [string, string, ...(string | number)[]];
-export type BreakerReply = [result: number, views: BreakerView[], events: BreakerEvent[], settings: [number, number]];
-
-type ScriptRunner<Reply> = (...args: (string | number)[]) => Promise<Reply>;
+type ScriptRunner = (...args: (string | number)[]) => Promise<string>;
 
 export interface RedisLink {
-  /** Runs one pool operation: `operation, keyPrefix, host, now, ...arguments`. */
+  /** Runs one pool operation, its arguments as pool-protocol.ts's scriptArgs lays them out. */
   run(args: (string | number)[]): Promise<ScriptReply>;
-  /** Runs one route breaker operation: `operation, keyPrefix, now, ...arguments` (breaker-script.ts). */
+  /** Runs one route breaker operation, its arguments as breaker-protocol.ts's breakerArgs lays them out. */
   breaker(args: (string | number)[]): Promise<BreakerReply>;
   /** Calls `onMessage` with each message published on `channel` (wake-ups, changes). */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
@@ -82,10 +71,7 @@ export function connectRedis(url: string): RedisLink {
   const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
   commands.defineCommand("headroomBreaker", { lua: BREAKER_SCRIPT, numberOfKeys: 0 });
-  const scripts = commands as unknown as {
-    headroomPool: ScriptRunner<ScriptReply>;
-    headroomBreaker: ScriptRunner<BreakerReply>;
-  };
+  const scripts = commands as unknown as { headroomPool: ScriptRunner; headroomBreaker: ScriptRunner };
   const runScript = scripts.headroomPool.bind(commands);
   const runBreaker = scripts.headroomBreaker.bind(commands);
   let subscriber: Redis | undefined;
@@ -128,8 +114,8 @@ export function connectRedis(url: string): RedisLink {
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
     },
-    run: (args) => runScript(...args),
-    breaker: (args) => runBreaker(...args),
+    run: async (args) => parseReply(await runScript(...args)),
+    breaker: async (args) => parseBreakerReply(await runBreaker(...args)),
     async subscribe(channel, onMessage) {
       const connection = subscriberConnection();
       let set = listeners.get(channel);

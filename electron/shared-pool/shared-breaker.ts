@@ -9,8 +9,8 @@ import type { BreakerSettings, HistoryEvent, RouteEntry, RouteKey, RouteOutcome,
 import { routeClosedMessage, routeHalfOpenMessage, routeOpenedMessage } from "../engine/breaker-messages";
 import type { AdmitResult } from "../engine/breaker-types";
 import type { Clock, TimerHandle } from "../engine/clock";
-import type { BreakerOperation } from "./breaker-script";
-import type { BreakerEvent, BreakerView, RedisLink } from "./redis-link";
+import { type BreakerEvent, type BreakerOperation, type BreakerView, breakerArgs } from "./breaker-protocol";
+import type { RedisLink } from "./redis-link";
 
 export interface SharedBreakerDeps {
   providerId: string;
@@ -59,41 +59,41 @@ export class SharedRouteBreaker {
 
   /** Seeds Redis with this host's settings unless it already holds the provider's (they win). */
   async start(settings: BreakerSettings): Promise<BreakerSettings> {
-    return (await this.call("seed", settings.threshold, settings.cooldownMs)).settings;
+    return (await this.call("seed", {}, settings)).settings;
   }
 
   async admit(route: RouteKey, runId: string): Promise<AdmitResult> {
-    const { result, now, views } = await this.call("admit", keyOf(route), runId);
-    if (result === 1) return { admitted: true };
-    return { admitted: false, block: refusalOf(views[0] as BreakerView, now) as RouteRefusal };
+    const { admitted, now, routes } = await this.call("admit", { routeId: keyOf(route), runId });
+    if (admitted) return { admitted: true };
+    return { admitted: false, block: refusalOf(onlyRoute(routes), now) as RouteRefusal };
   }
 
   /** Read-only: never claims the probe. undefined when the route would admit. */
   async blocked(route: RouteKey): Promise<RouteRefusal | undefined> {
-    const { now, views } = await this.call("entry", keyOf(route));
-    return refusalOf(views[0] as BreakerView, now);
+    const { now, routes } = await this.call("entry", { routeId: keyOf(route) });
+    return refusalOf(onlyRoute(routes), now);
   }
 
   async outcome(route: RouteKey, runId: string, outcome: RouteOutcome, reason?: string): Promise<RouteEntry> {
-    return this.one("outcome", keyOf(route), runId, outcome, reason ?? "");
+    return this.one("outcome", { routeId: keyOf(route), runId, outcome, reason: reason ?? "" });
   }
 
   /** Hands a probe claim back when the run never started. */
   release(route: RouteKey, runId: string): Promise<RouteEntry> {
-    return this.one("release", keyOf(route), runId);
+    return this.one("release", { routeId: keyOf(route), runId });
   }
 
   reset(route: RouteKey): Promise<RouteEntry> {
-    return this.one("reset", keyOf(route));
+    return this.one("reset", { routeId: keyOf(route) });
   }
 
   entry(route: RouteKey): Promise<RouteEntry> {
-    return this.one("entry", keyOf(route));
+    return this.one("entry", { routeId: keyOf(route) });
   }
 
   async snapshot(): Promise<RouteEntry[]> {
-    const { now, views } = await this.call("snapshot");
-    return views.map((view) => entryOf(view, now));
+    const { now, routes } = await this.call("snapshot", {});
+    return routes.map((view) => entryOf(view, now));
   }
 
   /** Redis's time as this host sees it: what `openUntil` in the entries counts on. */
@@ -119,11 +119,11 @@ export class SharedRouteBreaker {
   }
 
   async settings(): Promise<BreakerSettings> {
-    return (await this.call("settings")).settings;
+    return (await this.call("settings", {})).settings;
   }
 
   async setSettings(patch: Partial<BreakerSettings>): Promise<BreakerSettings> {
-    return (await this.call("setSettings", patch.threshold ?? "", patch.cooldownMs ?? "")).settings;
+    return (await this.call("setSettings", {}, patch)).settings;
   }
 
   dispose(): void {
@@ -144,23 +144,23 @@ export class SharedRouteBreaker {
     this.deps.onError?.(error instanceof Error ? error : new Error(String(error)));
   }
 
-  private async one(operation: BreakerOperation, ...args: (string | number)[]): Promise<RouteEntry> {
-    const { now, views } = await this.call(operation, ...args);
-    return entryOf(views[0] as BreakerView, now);
+  private async one<O extends "outcome" | "release" | "reset" | "entry">(operation: O, args: Parameters<typeof breakerArgs<O>>[2]): Promise<RouteEntry> {
+    const { now, routes } = await this.call(operation, args);
+    return entryOf(onlyRoute(routes), now);
   }
 
-  private async call(operation: BreakerOperation, ...args: (string | number)[]) {
+  private async call<O extends BreakerOperation>(operation: O, args: Parameters<typeof breakerArgs<O>>[2], settings?: Partial<BreakerSettings>) {
     if (this.deps.ready) await this.deps.ready();
     const now = this.deps.clock.now();
-    const [result, views, events, [threshold, cooldownMs]] = await this.deps.redis.breaker([operation, this.keys, now, ...args]);
-    for (const event of events) this.record(event);
-    for (const view of views) this.armHalfOpen(view);
-    if (this.watchers.size > 0 && (views.length > 0 || operation === "snapshot")) {
-      const entries = views.map((view) => entryOf(view, now));
+    const reply = await this.deps.redis.breaker(breakerArgs(operation, { prefix: this.keys, now }, args, settings));
+    for (const event of reply.events) this.record(event);
+    for (const view of reply.routes) this.armHalfOpen(view);
+    if (this.watchers.size > 0 && (reply.routes.length > 0 || operation === "snapshot")) {
+      const entries = reply.routes.map((view) => entryOf(view, now));
       for (const watcher of this.watchers) watcher.seen(entries, operation === "snapshot");
     }
-    if (events.length > 0 || (operation !== "entry" && operation !== "refresh")) this.deps.onChange?.();
-    return { result, now, views, settings: { threshold, cooldownMs } };
+    if (reply.events.length > 0 || (operation !== "entry" && operation !== "refresh")) this.deps.onChange?.();
+    return { ...reply, now };
   }
 
   /**
@@ -169,13 +169,13 @@ export class SharedRouteBreaker {
    * opened again within one instant then gets a new timer behind those armed meanwhile, so
    * routes turning half-open at the same instant are told in the local breaker's order.
    */
-  private armHalfOpen([id, state, openUntil]: BreakerView): void {
+  private armHalfOpen({ id, state, openUntil }: BreakerView): void {
     if (this.halfOpenTimers.get(id)?.at === openUntil && state === "open") return;
     this.disarm(id);
     if (this.disposed || state !== "open") return;
     const timer = this.deps.clock.setTimeout(() => {
       this.halfOpenTimers.delete(id);
-      this.call("refresh", id).catch((error: unknown) => this.fail(error));
+      this.call("refresh", { routeId: id }).catch((error: unknown) => this.fail(error));
     }, openUntil - this.deps.clock.now());
     this.halfOpenTimers.set(id, { at: openUntil, timer });
   }
@@ -189,38 +189,44 @@ export class SharedRouteBreaker {
 
   private record(event: BreakerEvent): void {
     // Disabling the breaker closes routes without sending their views: the event tells.
-    if (event[0] !== "opened") this.disarm(event[1]);
+    if (event.kind !== "opened") this.disarm(event.id);
     const told = historyOf(event);
     this.deps.onEvent?.(told);
     for (const watcher of this.watchers) watcher.event(told);
   }
 }
 
-function historyOf([kind, id, ...rest]: BreakerEvent): Omit<HistoryEvent, "at"> {
-  const route = routeOf(id);
-  if (kind === "half-open") return { kind: "route_half_open", route, message: routeHalfOpenMessage(route) };
-  if (kind === "opened") {
-    const [cooldownMs, failures, reason] = rest as [number, number, string];
-    return { kind: "route_opened", route, message: routeOpenedMessage(route, cooldownMs, failures, reason) };
+function historyOf(event: BreakerEvent): Omit<HistoryEvent, "at"> {
+  const route = routeOf(event.id);
+  if (event.kind === "half-open") return { kind: "route_half_open", route, message: routeHalfOpenMessage(route) };
+  if (event.kind === "opened") {
+    return { kind: "route_opened", route, message: routeOpenedMessage(route, event.cooldownMs, event.failures, event.reason) };
   }
-  return { kind: "route_closed", route, message: routeClosedMessage(route, rest[0] as string) };
+  return { kind: "route_closed", route, message: routeClosedMessage(route, event.why) };
 }
 
-function entryOf([id, state, openUntil, reason, failures, hasProbe, probeOwner]: BreakerView, now: number): RouteEntry {
+/** The one route an operation on a route answers with. */
+function onlyRoute(routes: BreakerView[]): BreakerView {
+  const [route] = routes;
+  if (!route) throw new Error("the breaker script answered without the route it was asked about");
+  return route;
+}
+
+function entryOf({ id, state, openUntil, reason, failures, probeOwner }: BreakerView, now: number): RouteEntry {
   const isOpen = state === "open";
   return {
     ...routeOf(id),
-    state: state as RouteEntry["state"],
+    state,
     remainingMs: isOpen ? Math.max(0, openUntil - now) : 0,
     ...(isOpen ? { openUntil } : {}),
     reason,
     consecutiveFailures: failures,
-    ...(hasProbe === 1 ? { probeOwner } : {}),
+    ...(probeOwner === undefined ? {} : { probeOwner }),
   };
 }
 
-function refusalOf([, state, openUntil, reason, , hasProbe]: BreakerView, now: number): RouteRefusal | undefined {
+function refusalOf({ state, openUntil, reason, probeOwner }: BreakerView, now: number): RouteRefusal | undefined {
   if (state === "open") return { kind: "open", remainingMs: Math.max(0, openUntil - now), reason };
-  if (state === "half-open" && hasProbe === 1) return { kind: "probing", reason };
+  if (state === "half-open" && probeOwner !== undefined) return { kind: "probing", reason };
   return undefined;
 }

@@ -13,10 +13,13 @@ import { exhaustedBucket } from "../engine/rate-limit-policy";
 import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { WindowRules } from "../engine/window-rules";
+import { releaseForgotten } from "./forgotten-leases";
+import { hostLease, redisLease } from "./redis-time";
 import type { SharedHub, SharedLink } from "./shared-hub";
 import type { GateProbe } from "./shared-gate";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
 import { redisUnreachableReason } from "./shared-status";
+import { StatusCache } from "./status-cache";
 import { untilReady } from "./until-ready";
 
 export interface SharedProviderDeps {
@@ -52,12 +55,8 @@ export class SharedProviderPool implements ProviderPool {
   private shared: SharedPool | undefined;
   /** This host's name in shared state, once joined. */
   private host = "";
-  /** Counts this host's own admissions and releases, so a read sent before one is not shown after it. */
-  private ownChanges = 0;
-  private skippedLast = false;
   private settings: PoolConfig;
-  private last: SharedStatusEntry | undefined;
-  private list: LeasesView = { held: [], waiting: [] };
+  private readonly cache: StatusCache;
   /** Released here, not yet in Redis: no longer held as far as anybody asking this host goes. */
   private readonly releasing = new Set<string>();
   /** Restored or moved leases Redis has not yet been told about. */
@@ -65,9 +64,6 @@ export class SharedProviderPool implements ProviderPool {
   private readonly ttls = new Map<string, number>();
   private upstreamLimits: UpstreamLimits | undefined;
   private usageProbe: GateProbe | undefined;
-  private refreshing = false;
-  private refreshAgain = false;
-  private refreshTimer: ReturnType<Clock["setTimeout"]> | undefined;
   private disposed = false;
   private stopWatching: (() => void) | undefined;
   /**
@@ -83,6 +79,23 @@ export class SharedProviderPool implements ProviderPool {
     this.providerId = deps.providerId;
     this.settings = { ...config };
     this.usageProbe = deps.usageProbe;
+    this.cache = new StatusCache({
+      clock: deps.clock,
+      refreshMs: deps.refreshMs ?? REFRESH_MS,
+      offsetMs: () => deps.hub.offsetMs,
+      read: () => {
+        const shared = this.shared;
+        if (!shared || this.disposed) return undefined;
+        return Promise.all([shared.status(), shared.leaseList()]);
+      },
+      taken: (previous) => {
+        const before = this.configFrom(previous);
+        const after = this.config();
+        if (JSON.stringify(before) !== JSON.stringify(after)) this.deps.onConfigChange?.(after);
+        this.deps.onChange?.();
+      },
+      log: (message) => this.deps.log?.(`shared provider ${this.providerId}: ${message}`),
+    });
     for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
     this.windows = new WindowRules(deps.clock, deps.providerId, undefined, {
@@ -106,7 +119,7 @@ export class SharedProviderPool implements ProviderPool {
       keyPrefix: link.prefix,
       clock: link.clock,
       onEvent: (event) => this.deps.onEvent?.(event),
-      onChange: () => this.refresh(),
+      onChange: () => this.cache.refresh(),
       onLeaseExpired: (leaseId) => {
         this.ttls.delete(leaseId);
         this.deps.onLeaseExpired?.(leaseId);
@@ -118,34 +131,20 @@ export class SharedProviderPool implements ProviderPool {
     shared.setUsageProbe(this.usageProbe);
     await shared.start(this.settings);
     const moved = [...this.adopting.values()];
-    if (moved.length > 0) await shared.adopt(moved.map((lease) => this.toRedisLease(lease)));
+    if (moved.length > 0) await shared.adopt(moved.map((lease) => redisLease(lease, this.deps.hub.offsetMs)));
     for (const lease of moved) {
       if (lease.ttlMs !== undefined) this.ttls.set(lease.leaseId, lease.ttlMs);
       this.adopting.delete(lease.leaseId);
     }
-    await this.releaseForgotten(shared, link.host);
+    await releaseForgotten(shared, link.host, (message) => this.deps.log?.(message));
     this.host = link.host;
     this.shared = shared;
     if (this.disposed) {
       await shared.dispose();
       return undefined;
     }
-    this.refresh();
+    this.cache.refresh();
     return shared;
-  }
-
-  /**
-   * Leases Redis holds for this host's name that this run does not: a previous run's proxy
-   * leases, or releases it answered but never delivered (killed, or stopped while Redis was
-   * away). Nobody holds them any more, so they are released as failures before anything is admitted.
-   */
-  private async releaseForgotten(shared: SharedPool, host: string): Promise<void> {
-    const { held } = await shared.leaseList();
-    const forgotten = held.filter((lease) => lease.host === host && !shared.isHeld(lease.leaseId));
-    for (const { leaseId } of forgotten) await shared.release(leaseId, "failure");
-    if (forgotten.length > 0) {
-      this.deps.log?.(`${forgotten.length} lease(s) a previous run of ${host} held on shared provider ${this.providerId} were released`);
-    }
   }
 
   // ── admission ──────────────────────────────────────────────────────────────
@@ -166,23 +165,10 @@ export class SharedProviderPool implements ProviderPool {
       return REMOVED;
     }
     if (options.ttlMs !== undefined) this.ttls.set(result.lease.leaseId, options.ttlMs);
-    const lease = this.toHostLease(result.lease);
-    this.noteOwn(lease);
+    const lease = hostLease(result.lease, this.deps.hub.offsetMs);
+    this.cache.admittedHere(lease, this.host);
     this.deps.onLeasesChange?.();
     return { ok: true, lease };
-  }
-
-  /**
-   * This host's own admission shows in the lease list and status at once, not only after the
-   * next read from Redis: an agent that asks right after being admitted sees itself.
-   */
-  private noteOwn(lease: Lease): void {
-    const { leaseId, agentId, admittedAt, expiresAt } = lease;
-    this.ownChanges++;
-    if (this.list.held.some((held) => held.leaseId === leaseId)) return;
-    const view = { leaseId, ...(agentId === undefined ? {} : { agentId }), admittedAt, ...(expiresAt === undefined ? {} : { expiresAt }), host: this.host };
-    this.list = { held: [...this.list.held, view], waiting: this.list.waiting.filter((waiter) => waiter.waiterId !== leaseId) };
-    if (this.last) this.last = { ...this.last, active: this.last.active + 1 };
   }
 
   // ── leases ─────────────────────────────────────────────────────────────────
@@ -205,10 +191,7 @@ export class SharedProviderPool implements ProviderPool {
     if (!this.isHeld(leaseId)) return false;
     this.releasing.add(leaseId);
     this.ttls.delete(leaseId);
-    this.ownChanges++;
-    const listed = this.list.held.some((held) => held.leaseId === leaseId);
-    this.list = { ...this.list, held: this.list.held.filter((held) => held.leaseId !== leaseId) };
-    if (listed && this.last) this.last = { ...this.last, active: Math.max(0, this.last.active - 1) };
+    this.cache.releasedHere(leaseId);
     this.background((shared) => send(shared).finally(() => this.releasing.delete(leaseId)));
     this.deps.onLeasesChange?.();
     this.deps.onChange?.();
@@ -232,7 +215,7 @@ export class SharedProviderPool implements ProviderPool {
 
   restoreLease(lease: PersistedLease, ttlMs?: number): void {
     const restored = ttlMs === undefined ? lease : { ...lease, ttlMs };
-    if (this.shared) this.background((shared) => shared.adopt([this.toRedisLease(restored)]));
+    if (this.shared) this.background((shared) => shared.adopt([redisLease(restored, this.deps.hub.offsetMs)]));
     else this.adopting.set(lease.leaseId, restored);
     if (restored.ttlMs !== undefined) this.ttls.set(lease.leaseId, restored.ttlMs);
   }
@@ -242,14 +225,14 @@ export class SharedProviderPool implements ProviderPool {
     for (const lease of this.shared?.heldLeases() ?? []) {
       if (this.releasing.has(lease.leaseId)) continue;
       const ttlMs = this.ttls.get(lease.leaseId);
-      const { providerId: _provider, enqueuedAt: _enqueued, ...view } = this.toHostLease(lease);
+      const { providerId: _provider, enqueuedAt: _enqueued, ...view } = hostLease(lease, this.deps.hub.offsetMs);
       held.push(ttlMs === undefined ? view : { ...view, ttlMs });
     }
     return held;
   }
 
   leases(): LeasesView {
-    return this.list;
+    return this.cache.list;
   }
 
   // ── settings ───────────────────────────────────────────────────────────────
@@ -300,7 +283,11 @@ export class SharedProviderPool implements ProviderPool {
   // ── reading ────────────────────────────────────────────────────────────────
 
   config(): PoolConfig {
-    const last = this.last;
+    return this.configFrom(this.cache.last);
+  }
+
+  /** The settings a status shows, with this host's own dismissal; before any status, those it would seed. */
+  private configFrom(last: SharedStatusEntry | undefined): PoolConfig {
     if (!last) return { ...this.settings };
     const { limit, cooldownMs, autoReduced, autoReducedFrom } = last;
     return {
@@ -313,12 +300,13 @@ export class SharedProviderPool implements ProviderPool {
   }
 
   status(): ConcurrencyStatusEntry {
-    const entry: ConcurrencyStatusEntry = this.last ? { ...this.last } : this.unjoined();
+    const last = this.cache.last;
+    const entry: ConcurrencyStatusEntry = last ? { ...last } : this.unjoined();
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
     const windows = this.windows.views();
     if (windows) entry.windows = windows;
-    if (this.last && !this.deps.hub.state().connected) entry.waitReason = redisUnreachableReason(this.providerId);
+    if (last && !this.deps.hub.state().connected) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }
 
@@ -334,7 +322,7 @@ export class SharedProviderPool implements ProviderPool {
     this.leave();
     this.stopWatching?.();
     this.windows.dispose();
-    if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
+    this.cache.stop();
     const shared = this.shared;
     if (shared) this.deps.hub.track(shared.settled().then(() => shared.dispose({ keepLeases })));
   }
@@ -371,81 +359,5 @@ export class SharedProviderPool implements ProviderPool {
   private background(work: (shared: SharedPool) => Promise<unknown>): void {
     const done = this.joined.then((shared) => (shared ? work(shared) : undefined));
     done.catch((error: unknown) => this.deps.log?.(`shared provider ${this.providerId}: ${String(error)}`));
-  }
-
-  /** Reads the status and lease list again; one read at a time, and one more if asked meanwhile. */
-  private refresh(): void {
-    const shared = this.shared;
-    if (!shared || this.disposed) return;
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    this.refreshing = true;
-    if (this.refreshTimer !== undefined) this.deps.clock.clearTimeout(this.refreshTimer);
-    const mark = this.ownChanges;
-    void Promise.all([shared.status(), shared.leaseList()])
-      .then(([status, list]) => {
-        // Read before this host's own latest admission or release reached Redis: the next read shows
-        // it. Only once in a row, so a host admitting without pause still gets a fresh status.
-        if (mark !== this.ownChanges && !this.skippedLast) {
-          this.skippedLast = true;
-          this.refreshAgain = true;
-          return;
-        }
-        this.skippedLast = false;
-        this.take(status, list);
-      })
-      .catch((error: unknown) => this.deps.log?.(`shared provider ${this.providerId}: ${String(error)}`))
-      .finally(() => {
-        this.refreshing = false;
-        if (this.disposed) return;
-        this.refreshTimer = this.deps.clock.setTimeout(() => this.refresh(), this.deps.refreshMs ?? REFRESH_MS);
-        if (this.refreshAgain) {
-          this.refreshAgain = false;
-          this.refresh();
-        }
-      });
-  }
-
-  private take(status: SharedStatusEntry, list: LeasesView): void {
-    const before = this.config();
-    const host = (at: number) => at - this.deps.hub.offsetMs;
-    const { waitReason: _reason, ...entry } = status;
-    this.last = {
-      ...entry,
-      ...(entry.pausedUntil === undefined ? {} : { pausedUntil: host(entry.pausedUntil) }),
-      ...(entry.usageGate === undefined ? {} : { usageGate: { ...entry.usageGate, checkedAt: host(entry.usageGate.checkedAt) } }),
-    };
-    this.list = {
-      held: list.held.map((lease) => ({
-        ...lease,
-        admittedAt: host(lease.admittedAt),
-        ...(lease.expiresAt === undefined ? {} : { expiresAt: host(lease.expiresAt) }),
-      })),
-      waiting: list.waiting.map((waiter) => ({ ...waiter, since: host(waiter.since) })),
-    };
-    const after = this.config();
-    if (JSON.stringify(before) !== JSON.stringify(after)) this.deps.onConfigChange?.(after);
-    this.deps.onChange?.();
-  }
-
-  private toHostLease(lease: Lease): Lease {
-    const offset = this.deps.hub.offsetMs;
-    return {
-      ...lease,
-      admittedAt: lease.admittedAt - offset,
-      enqueuedAt: lease.enqueuedAt - offset,
-      ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt - offset }),
-    };
-  }
-
-  private toRedisLease(lease: PersistedLease): PersistedLease {
-    const offset = this.deps.hub.offsetMs;
-    return {
-      ...lease,
-      admittedAt: lease.admittedAt + offset,
-      ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt + offset }),
-    };
   }
 }

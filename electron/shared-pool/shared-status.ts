@@ -2,6 +2,7 @@
 // says while Redis cannot be asked.
 import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
 import * as say from "../engine/pool-messages";
+import type { StatusResult } from "./pool-protocol";
 
 /**
  * SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's
@@ -19,25 +20,19 @@ export interface HostSide {
   usageGate: UsageGateReading | undefined;
 }
 
-type Figures = [number, number, number, number, number, number, number, number, number];
-
-/**
- * The `status` reply: limit, active, queued, pausedUntil, cooldownMs, autoReduced, from,
- * recycling, hosts, version, and the early pause's reason ('' for a 429's pause).
- */
-export function statusEntry(providerId: string, reply: number[], host: HostSide): SharedStatusEntry {
-  const [limit, active, queued, pausedUntil, cooldownMs, autoReduced, from, recycling, hosts] = reply as number[] as Figures;
-  const reason = (reply as unknown[])[10];
+/** The script's `status` answer as the entry every host shows. */
+export function statusEntry(providerId: string, status: StatusResult, host: HostSide): SharedStatusEntry {
+  const { limit, active, queued, pausedUntil, pauseReason, cooldownMs, autoReduced, autoReducedFrom = -1, recycling, hosts } = status;
   return {
     providerId,
     limit,
     active,
     queued,
-    paused: pausedUntil !== -1,
-    ...(pausedUntil === -1 ? {} : { pausedUntil, pauseReason: typeof reason === "string" && reason !== "" ? reason : say.PAUSED_BY_429 }),
+    paused: pausedUntil !== undefined,
+    ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason: pauseReason || say.PAUSED_BY_429 }),
     cooldownMs,
-    autoReduced: autoReduced === 1,
-    ...(autoReduced === 1 ? { autoReducedFrom: from, notice: say.reductionNotice(providerId, from, limit) } : {}),
+    autoReduced,
+    ...(autoReduced ? { autoReducedFrom, notice: say.reductionNotice(providerId, autoReducedFrom, limit) } : {}),
     noticeDismissed: host.noticeDismissed,
     recycling,
     ...(host.waits ? { waitP50Ms: host.waits.p50, waitP95Ms: host.waits.p95 } : {}),

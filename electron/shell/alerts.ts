@@ -3,6 +3,7 @@
 // true when the app started, or re-opening after a failed probe, raises one again), and a plan
 // window used up or reset (from the history as it is added). At most one a minute per provider.
 import type { Delivery } from "../service/snapshot-feed";
+import { formatRemaining } from "../../shared/duration";
 import type { ConcurrencyStatusResponse, HistoryEvent, RouteEntry, RoutesView } from "../../shared/types";
 
 const PER_PROVIDER_MS = 60_000;
@@ -14,7 +15,7 @@ export interface Alert {
   body: string;
 }
 
-export function reductionAlerts(before: ConcurrencyStatusResponse, after: ConcurrencyStatusResponse): Alert[] {
+function reductionAlerts(before: ConcurrencyStatusResponse, after: ConcurrencyStatusResponse): Alert[] {
   const previous = new Map(before.providers.map((entry) => [entry.providerId, entry]));
   const alerts: Alert[] = [];
   for (const entry of after.providers) {
@@ -30,16 +31,15 @@ export function reductionAlerts(before: ConcurrencyStatusResponse, after: Concur
 
 const routeName = (r: RouteEntry) => `${r.targetId} / ${r.runtimeId} / ${r.modelId}`;
 
-export function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
+function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
   const previous = new Map(before.routes.map((r) => [routeName(r), r.state]));
   const alerts: Alert[] = [];
   for (const route of after.routes) {
     const was = previous.get(routeName(route)) ?? "closed";
     if (route.state !== "open" || was !== "closed") continue;
-    const seconds = Math.ceil(route.remainingMs / 1000);
     alerts.push({
       title: `Route opened: ${routeName(route)}`,
-      body: `${route.reason || "It kept failing"}. New runs are refused for ${seconds} s, then one probe is let through.`,
+      body: `${route.reason || "It kept failing"}. New runs are refused for ${formatRemaining(route.remainingMs)}, then one probe is let through.`,
     });
   }
   return alerts;
@@ -51,7 +51,7 @@ const WINDOW_TITLES: Partial<Record<HistoryEvent["kind"], string>> = {
 };
 
 /** SPEC §8: a used-up window and a reset (agents admitted again), from the events just added. */
-export function windowAlerts(events: HistoryEvent[]): (Alert & { providerId: string })[] {
+function windowAlerts(events: HistoryEvent[]): (Alert & { providerId: string })[] {
   const alerts: (Alert & { providerId: string })[] = [];
   // Newest first on the wire; notified oldest first.
   for (const event of [...events].reverse()) {
@@ -95,6 +95,7 @@ export function createAlertTracker(now: () => number = Date.now): { observe(deli
           const owners = new Map<Alert, string>(alerts.map((a) => [a, a.providerId]));
           return throttled((alert) => owners.get(alert), alerts).map(({ title, body }) => ({ title, body }));
         }
+        case "agents":
         case "history":
           return [];
       }

@@ -4,11 +4,11 @@
 // this must run before the lock is requested.
 import fs from "node:fs";
 import type { App } from "electron";
-import { APP_FOLDER_NAME, resolveDataDir } from "../host/data-dir";
+import { APP_FOLDER_NAME, resolveDataDir } from "../data-folder/data-dir";
 import { parsePort } from "../host/ports";
 
 /** Also electron-builder.yml's appId; Windows shows notifications only for a known id. */
-export const APP_ID = "dev.headroom.app";
+const APP_ID = "dev.headroom.app";
 
 export function pinIdentity(app: Pick<App, "setName" | "setPath" | "setAppUserModelId">, env: NodeJS.ProcessEnv): string {
   const dataDir = resolveDataDir(undefined, env);

@@ -19,6 +19,7 @@ export function createElectronBridge(api: DesktopApi): Bridge {
   const firstSnapshot: { [T in SnapshotTopic]: () => Promise<Result<PushMap[T]>> } = {
     status: () => invoke("status:get"),
     routes: () => invoke("routes:get"),
+    agents: () => invoke("agents:get"),
     history: () => invoke("history:get"),
   };
 

@@ -6,7 +6,7 @@ import { PUSH_TOPICS } from "../../shared/contract";
 import { createSseParser } from "./sse-parser";
 
 /** Retry delays after a lost stream; the last one repeats. */
-export const RECONNECT_DELAYS_MS = [200, 400, 800, 1_600, 3_000] as const;
+const RECONNECT_DELAYS_MS = [200, 400, 800, 1_600, 3_000] as const;
 
 export interface EventStreamOptions {
   url: string;

@@ -5,7 +5,7 @@ import type { Result } from "../../shared/contract";
 import { useAction } from "../hooks/use-action";
 import { NumberInput, typedNumber, type NumberRange } from "./NumberInput";
 
-export type Commit = (draft: string) => Promise<Result<unknown>> | Result<unknown>;
+type Commit = (draft: string) => Promise<Result<unknown>> | Result<unknown>;
 
 interface CommitFieldProps {
   /** The accessible name, exact where SPEC §4 names it. */

@@ -4,14 +4,14 @@ import { useEffect, useRef, useState } from "react";
 import { LIMITS } from "../../shared/limits";
 import { checkCooldownMs } from "../../shared/validate";
 import { useIntents } from "../app-context";
-import { formatMs } from "../format";
+import { formatDuration } from "../../shared/duration";
 import { useAction } from "../hooks/use-action";
 import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
 
 const { sliderMax, sliderStep, min, max } = LIMITS.cooldownMs;
 /** Arrow keys save once the user stops pressing them for this long (auto-repeat included). */
-export const KEY_IDLE_MS = 600;
+const KEY_IDLE_MS = 600;
 const STEP_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
 
 export function CooldownControl({ providerId, cooldownMs }: { providerId: string; cooldownMs: number }) {
@@ -67,7 +67,7 @@ export function CooldownControl({ providerId, cooldownMs }: { providerId: string
           max={sliderMax}
           step={sliderStep}
           aria-label={`Cooldown for ${providerId}`}
-          aria-valuetext={formatMs(shown)}
+          aria-valuetext={formatDuration(shown)}
           value={dragged ?? resting}
           onChange={(event) => setDragged(Number(event.target.value))}
           onPointerUp={() => void commit()}

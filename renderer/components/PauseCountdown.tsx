@@ -2,7 +2,7 @@
 // It sits in the card's reserved attention space, so a pause starting or ending moves no editor.
 import type { MouseEvent } from "react";
 import { useIntents } from "../app-context";
-import { formatRemaining } from "../format";
+import { formatRemaining } from "../../shared/duration";
 import { focusWhenPresent, regionOf } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";

@@ -1,11 +1,12 @@
 // The numbers of a card, readable at a glance.
 import type { ConcurrencyStatusEntry, UpstreamBucket, UpstreamLimits, UsageGateReading } from "../../shared/types";
-import { formatClock, formatMs } from "../format";
+import { formatDuration } from "../../shared/duration";
+import { formatClock } from "../format";
 import { Explained } from "./Explained";
 
 function waitText({ waitP50Ms, waitP95Ms }: ConcurrencyStatusEntry): string {
   if (waitP50Ms === undefined || waitP95Ms === undefined) return "no admissions in 5 min";
-  return `p50 ${formatMs(waitP50Ms)} · p95 ${formatMs(waitP95Ms)}`;
+  return `p50 ${formatDuration(waitP50Ms)} · p95 ${formatDuration(waitP95Ms)}`;
 }
 
 function gateText(gate: UsageGateReading): string {
@@ -48,7 +49,7 @@ export function ProviderStats({ entry }: { entry: ConcurrencyStatusEntry }) {
       </div>
       <div>
         <dt>Cooldown</dt>
-        <dd>{formatMs(entry.cooldownMs)}</dd>
+        <dd>{formatDuration(entry.cooldownMs)}</dd>
       </div>
       <div className="wide-stat">
         <dt>Wait</dt>

@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef } from "react";
 import type { RouteEntry } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
-import { formatRemaining } from "../format";
+import { formatRemaining } from "../../shared/duration";
 import { handOffFocus } from "../focus";
 import { useAction } from "../hooks/use-action";
 import { useNow } from "../hooks/use-now";
@@ -16,7 +16,7 @@ function Remaining({ route }: { route: RouteEntry }) {
   return <>—</>;
 }
 
-export const routeName = ({ targetId, runtimeId, modelId }: RouteEntry) => `${targetId}/${runtimeId}/${modelId}`;
+const routeName = ({ targetId, runtimeId, modelId }: RouteEntry) => `${targetId}/${runtimeId}/${modelId}`;
 
 function ResetButton({ route }: { route: RouteEntry }) {
   const intents = useIntents();

@@ -1,8 +1,9 @@
 import { useShallow } from "zustand/react/shallow";
 import { LIMITS } from "../../shared/limits";
+import type { BreakerSettings } from "../../shared/types";
 import { checkBreakerSettingsBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
-import { formatMs } from "../format";
+import { formatDuration } from "../../shared/duration";
 import { sortedRouteKeys } from "../store/attention";
 import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
@@ -12,7 +13,7 @@ function BreakerSettingsForm() {
   const intents = useIntents();
   const settings = useHeadroom((state) => state.routeSettings);
   if (!settings) return <div className="breaker-settings" />;
-  const save = (field: "threshold" | "cooldownMs") => (draft: string) => {
+  const save = (field: keyof BreakerSettings) => (draft: string) => {
     const checked = checkBreakerSettingsBody({ [field]: typedNumber(draft) });
     return checked.ok ? intents.setRouteSettings(checked.value) : refused(checked.message);
   };
@@ -45,7 +46,7 @@ function BreakerSettingsForm() {
         inputProps={{ className: "narrow" }}
         onCommit={save("cooldownMs")}
       />
-      <span className="muted setting-reading">{settings.cooldownMs === 0 ? "breaker off" : `= ${formatMs(settings.cooldownMs)}`}</span>
+      <span className="muted setting-reading">{settings.cooldownMs === 0 ? "breaker off" : `= ${formatDuration(settings.cooldownMs)}`}</span>
     </div>
   );
 }

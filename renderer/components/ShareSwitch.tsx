@@ -5,7 +5,7 @@ import { useId } from "react";
 import { useHeadroom, useIntents } from "../app-context";
 import { useAction } from "../hooks/use-action";
 
-export const NO_REDIS = "Start Headroom with HEADROOM_REDIS_URL to share providers across machines.";
+const NO_REDIS = "Start Headroom with HEADROOM_REDIS_URL to share providers across machines.";
 
 export function ShareSwitch({ providerId, shared }: { providerId: string; shared: boolean }) {
   const intents = useIntents();
@@ -28,7 +28,7 @@ export function ShareSwitch({ providerId, shared }: { providerId: string; shared
           aria-disabled={inert || undefined}
           aria-describedby={describedBy}
           data-focus="share"
-          onClick={() => void (inert ? undefined : run(intents.setShared(providerId, !shared)))}
+          onClick={() => void (inert ? undefined : run(intents.configure(providerId, { shared: !shared })))}
         >
           <span className="switch-track" aria-hidden="true">
             <span className="switch-knob" />

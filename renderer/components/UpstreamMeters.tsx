@@ -1,6 +1,6 @@
 // The provider's own rate-limit readings (SPEC §6 `upstreamLimits`), as meters, when known.
 import type { ConcurrencyStatusEntry } from "../../shared/types";
-import { formatRemaining } from "../format";
+import { formatRemaining } from "../../shared/duration";
 
 interface Bucket {
   limit?: number;

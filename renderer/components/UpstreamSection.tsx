@@ -17,9 +17,8 @@ export function UpstreamSection({ providerId, upstream }: { providerId: string; 
         inputProps={{ type: "url", placeholder: "https://api.example.com", className: "wide" }}
         onCommit={(draft) => {
           const text = draft.trim();
-          if (text === "") return intents.setUpstream(providerId, null);
-          const checked = checkProviderConfigBody({ upstream: text });
-          return checked.ok ? intents.setUpstream(providerId, text) : refused(checked.message);
+          const checked = checkProviderConfigBody({ upstream: text === "" ? null : text });
+          return checked.ok ? intents.configure(providerId, checked.value) : refused(checked.message);
         }}
       />
       <div className="agent-lines">

@@ -4,7 +4,7 @@ import type { ConcurrencyStatusEntry, ConcurrencyStatusResponse, HistoryEvent, L
 import type { HeadroomState } from "./headroom-store";
 import { routeKeyOf } from "./route-key";
 import { addSample } from "./samples";
-import { sameEntry, sameLeases, sameRoute, shareKeyed } from "./share";
+import { sameEntry, sameLeases, sameRoute, shallowEqual, shareKeyed } from "./share";
 
 export const NO_LEASES: LeasesView = { held: [], waiting: [] };
 
@@ -70,7 +70,7 @@ export function applyRoutes(state: HeadroomState, view: RoutesView): Partial<Hea
   if (shared.keys !== state.routeKeys) next.routeKeys = shared.keys;
   if (shared.byKey !== state.routes) next.routes = shared.byKey;
   const held = state.routeSettings;
-  if (!held || held.threshold !== view.settings.threshold || held.cooldownMs !== view.settings.cooldownMs) {
+  if (!held || !shallowEqual(held, view.settings)) {
     next.routeSettings = view.settings;
   }
   return next;
@@ -84,7 +84,7 @@ export function applyHistory(state: HeadroomState, events: readonly HistoryEvent
 }
 
 /** The history keeps what GET /history keeps: the newest 500. */
-export const HISTORY_SIZE = 500;
+const HISTORY_SIZE = 500;
 
 /**
  * New events (newest first) go on top. An event already shown is skipped: in the Electron

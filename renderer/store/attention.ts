@@ -3,8 +3,6 @@
 import type { ConcurrencyStatusEntry, RouteEntry } from "../../shared/types";
 import type { HeadroomState } from "./headroom-store";
 
-export const needsAttention = (entry: ConcurrencyStatusEntry): boolean => entry.paused || entry.autoReduced || entry.queued > 0;
-
 /** Card order: paused, then auto-reduced, then with queued agents, then the rest; by id within each. */
 function rank(entry: ConcurrencyStatusEntry): number {
   if (entry.paused) return 0;

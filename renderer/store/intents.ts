@@ -1,12 +1,22 @@
 // What the user can ask for, each one bridge call. A successful answer is written into the
 // store at once, so a control does not snap back to the old value until the push arrives.
 import type { Bridge, Result } from "../../shared/contract";
-import type { BreakerSettings, ConcurrencyStatusEntry, RouteKey } from "../../shared/types";
+import { IN_STATUS, type ProviderConfigPatch } from "../../shared/provider-settings";
+import type { BreakerSettings, ConcurrencyStatusEntry, ProviderConfigView, RouteKey } from "../../shared/types";
 import { applyEntry, applyRoutes } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
 import { mergeSeries, type ChartMinutes } from "./samples";
 
-type EntryChange = { [K in "limit" | "cooldownMs" | "upstream" | "shared"]?: ConcurrencyStatusEntry[K] | undefined };
+/** The settings a status entry shows (limit, cooldown, sharing and the options it carries). */
+type EntryKey = "limit" | "cooldownMs" | "shared" | (typeof IN_STATUS)[number];
+type EntryChange = { [K in EntryKey]?: ConcurrencyStatusEntry[K] | undefined };
+const SHOWN_OPTIONS: ReadonlySet<string> = new Set<string>([...IN_STATUS, "shared"]);
+
+/** What a configure answer changes in the entry: the fields the patch named that an entry shows. */
+function entryChange(change: ProviderConfigPatch, view: ProviderConfigView): EntryChange {
+  const named = Object.keys(change).filter((key) => SHOWN_OPTIONS.has(key)) as (keyof ProviderConfigView & EntryKey)[];
+  return Object.fromEntries(named.map((key) => [key, view[key]]));
+}
 
 export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => number = Date.now) {
   /** What an answer changes in an entry; a field given as undefined was cleared. */
@@ -38,15 +48,9 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
     removeProvider: (providerId: string) => bridge.invoke("provider:remove", { providerId }),
     setCooldown: (providerId: string, cooldownMs: number) =>
       onSuccess(bridge.invoke("cooldown:set", { providerId, cooldownMs }), (view) => patch(providerId, { cooldownMs: view.cooldownMs })),
-    setUpstream: (providerId: string, upstream: string | null) =>
-      onSuccess(bridge.invoke("provider:configure", { providerId, upstream }), (view) =>
-        patch(providerId, { upstream: view.upstream }),
-      ),
-    /** SPEC §7: a host without Redis refuses `true` with a message naming HEADROOM_REDIS_URL. */
-    setShared: (providerId: string, shared: boolean) =>
-      onSuccess(bridge.invoke("provider:configure", { providerId, shared }), (view) =>
-        patch(providerId, { shared: view.shared ? true : undefined }),
-      ),
+    /** Any of a provider's options; SPEC §7: a host without Redis refuses `shared: true` with a message naming HEADROOM_REDIS_URL. */
+    configure: (providerId: string, change: ProviderConfigPatch) =>
+      onSuccess(bridge.invoke("provider:configure", { providerId, ...change }), (view) => patch(providerId, entryChange(change, view))),
     resume: (providerId: string) =>
       onSuccess(bridge.invoke("provider:resume", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
     dismissNotice: (providerId: string) =>

@@ -2,7 +2,7 @@
 // already held keeps the old object, so components memoised on it do not re-render.
 import type { ConcurrencyStatusEntry, LeasesView, RouteEntry } from "../../shared/types";
 
-function shallowEqual(a: object, b: object, skip?: (key: string) => boolean): boolean {
+export function shallowEqual(a: object, b: object, skip?: (key: string) => boolean): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
@@ -10,10 +10,21 @@ function shallowEqual(a: object, b: object, skip?: (key: string) => boolean): bo
   return keys.every((key) => skip?.(key) || Object.is(left[key], right[key]));
 }
 
+/** Equal as data: the same JSON-shaped values all the way down (a snapshot holds nothing else). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) => key in right && sameData(left[key], right[key]));
+}
+
+/** Nested parts (the usage gate, the upstream readings) arrive as new objects on every push too. */
 export function sameEntry(a: ConcurrencyStatusEntry, b: ConcurrencyStatusEntry): boolean {
-  if (!shallowEqual(a, b, (key) => key === "usageGate")) return false;
-  if (a.usageGate === undefined || b.usageGate === undefined) return a.usageGate === b.usageGate;
-  return shallowEqual(a.usageGate, b.usageGate);
+  return sameData(a, b);
 }
 
 /** An open route's remainingMs shrinks in every snapshot; the window counts it down from openUntil. */
@@ -23,7 +34,7 @@ export function sameRoute(a: RouteEntry, b: RouteEntry): boolean {
 }
 
 export function sameLeases(a: LeasesView, b: LeasesView): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return sameData(a, b);
 }
 
 export interface Keyed<T> {

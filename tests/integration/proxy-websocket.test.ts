@@ -67,15 +67,24 @@ test("an upstream refusing the upgrade with 429 is passed through and pauses the
   await eventually(async () => expect(await entry()).toMatchObject({ paused: true, active: 0, limit: 1 }));
 });
 
-test("a server error message with status 429 counts as a 429 once the connection ends", async () => {
+test("a server error message with status 429 pauses the provider the moment it passes; the connection's end adds no second outcome", async () => {
   h = await startProxyHarness({ limit: 2, providerId: "openai" });
   const client = connect(`${h.base}/v1/responses`);
   await opened(client);
   client.send("error429");
   expect(JSON.parse((await nextMessage(client)).data.toString())).toMatchObject({ type: "error", status: 429 });
+  // Paused and lowered while the socket is still open and holding its slot.
+  await eventually(async () => expect(await entry()).toMatchObject({ paused: true, active: 1, limit: 1 }));
+  client.send("still here");
+  expect((await nextMessage(client)).data.toString()).toBe("still here");
   client.send("close"); // the fake closes normally
   expect(await closed(client)).toBe(1000);
-  await eventually(async () => expect(await entry()).toMatchObject({ paused: true, active: 0 }));
+  await eventually(async () => expect(await entry()).toMatchObject({ paused: true, active: 0, limit: 1 }));
+  // Released as abandoned: neither a success nor another 429.
+  expect((await h.client.history()).events.filter((e) => e.kind === "rate_limited")).toHaveLength(1);
+  const metrics = await (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${h.host.token}` } })).text();
+  expect(metrics).toMatch(/headroom_releases_total\{[^}]*outcome="abandoned"[^}]*\} 1\n/);
+  expect(metrics).not.toMatch(/headroom_releases_total\{[^}]*outcome="(success|rate_limited)"/);
 });
 
 test("a connection silent both ways for the idle time is closed by the proxy and frees its slot", async () => {

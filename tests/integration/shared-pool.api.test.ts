@@ -4,6 +4,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { PAUSED_BY_429, PAUSED_BY_UPSTREAM_HEADERS } from "../../electron/engine/pool-messages";
 import type { SharedPool } from "../../electron/shared-pool/shared-pool";
+import { scriptArgs } from "../../electron/shared-pool/pool-protocol";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
 import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
@@ -72,7 +73,8 @@ describe("adopting leases Redis does not know of", () => {
     const lease = await admit(b.pool);
     // A previous run of host a queued two waiters behind b's lease, then died.
     for (const waiterId of ["a.1", "a.2"]) {
-      await redis.link.run(["acquire", `${keyPrefix}:anthropic`, "a", clock.now(), b.pool.epoch, waiterId, -1, 0, -1, "alpha"]);
+      const caller = { prefix: `${keyPrefix}:anthropic`, host: "a", now: clock.now(), epoch: b.pool.epoch };
+      await redis.link.run(scriptArgs("acquire", caller, { waiterId, deadline: -1, zero: 0, ttl: -1, agentId: "alpha" }));
     }
     await b.pool.release(lease, "success"); // admits a.1 into a's inbox, which nobody reads
     expect(await b.pool.leaseList()).toMatchObject({ held: [{ leaseId: "a.1", host: "a" }], waiting: [{ waiterId: "a.2" }] });

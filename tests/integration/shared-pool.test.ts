@@ -3,6 +3,7 @@
 // the local pool over random sequences; these name the rules a person would notice.
 import { describe, expect, test } from "vitest";
 import { redisClock } from "../../electron/shared-pool/redis-clock";
+import { scriptArgs } from "../../electron/shared-pool/pool-protocol";
 import { createFakeClock } from "../support/fake-clock";
 import { track } from "../support/pool-harness";
 import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
@@ -106,13 +107,15 @@ describe("shared pool on a real redis-server", () => {
     const keyPrefix = freshPrefix();
     const { pool } = await sharedPool(redis.link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
-    const resend = () => redis.link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, -1, 0, -1]);
-    const [, answers] = await resend();
-    expect(answers).toEqual([`a|${held}|${clock.now()}|${clock.now()}|-1`]); // told again, not admitted again
+    const caller = () => ({ prefix: `${keyPrefix}:anthropic`, host: "host-a", now: clock.now(), epoch: pool.epoch });
+    const asked = { deadline: -1, zero: 0, ttl: -1, agentId: "" };
+    const resend = () => redis.link.run(scriptArgs("acquire", caller(), { waiterId: held, ...asked }));
+    const { inbox } = await resend();
+    expect(inbox).toEqual([`a|${held}|${clock.now()}|${clock.now()}|-1`]); // told again, not admitted again
     const queued = track(pool.acquire());
     await pool.settled();
     await resend();
-    await redis.link.run(["acquire", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, "host-a.2", -1, 0, -1]);
+    await redis.link.run(scriptArgs("acquire", caller(), { waiterId: "host-a.2", ...asked }));
     expect(await pool.status()).toMatchObject({ active: 1, queued: 1 });
     await pool.release(held, "success");
     await pool.settled();
@@ -128,13 +131,14 @@ describe("shared pool on a real redis-server", () => {
     const held = await admit(pool);
     const waiter = track(pool.acquire());
     await pool.settled();
-    const send = (request: string) =>
-      redis.link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "rate_limited", "", request]);
-    const [first] = await send(`${held}@r1`);
-    const [again] = await send(`${held}@r1`); // the same request, resent after a lost reply
-    expect(first).toEqual([1, 1, clock.now() + 1_000, 0, 1]);
+    const caller = { prefix: `${keyPrefix}:anthropic`, host: "host-a", now: clock.now(), epoch: pool.epoch };
+    const send = async (requestId: string) =>
+      (await redis.link.run(scriptArgs("release", caller, { leaseId: held, outcome: "rate_limited", retryAfter: "", requestId }))).result;
+    const first = await send(`${held}@r1`);
+    const again = await send(`${held}@r1`); // the same request, resent after a lost reply
+    expect(first).toEqual({ released: true, extended: true, pausedUntil: clock.now() + 1_000, reduced: false, limit: 1 });
     expect(again).toEqual(first);
-    expect((await send(`${held}@r2`))[0]).toEqual([0]); // a new release of a released lease
+    expect(await send(`${held}@r2`)).toEqual({ released: false }); // a new release of a released lease
     expect(await pool.release(held, "success")).toBe(false);
     expect(await pool.status()).toMatchObject({ active: 0, queued: 1, paused: true });
     clock.advance(1_000);
@@ -152,7 +156,8 @@ describe("shared pool on a real redis-server", () => {
     const waiter = track(pool.acquire());
     await pool.settled();
     // The release that admits the waiter runs, but its reply (which told the admission) is lost.
-    await redis.link.run(["release", `${keyPrefix}:anthropic`, "host-a", clock.now(), pool.epoch, held, "success", "", `${held}@lost`]);
+    const caller = { prefix: `${keyPrefix}:anthropic`, host: "host-a", now: clock.now(), epoch: pool.epoch };
+    await redis.link.run(scriptArgs("release", caller, { leaseId: held, outcome: "success", retryAfter: "", requestId: `${held}@lost` }));
     expect(await pool.status()).toMatchObject({ active: 1, queued: 0 });
     expect(waiter.result).toBeUndefined();
     clock.advance(2_000); // the heartbeat drives, naming the waiters this host still waits for

@@ -40,7 +40,7 @@ test("a client that never reads is dropped with the host's memory bounded; a rea
   }
   const stalled = stalledClient(s.port, s.token);
   const reader = readingClient(s.port, s.token);
-  await eventually(() => expect(reader.frames.map((f) => f.event)).toEqual(["status", "routes", "history"]));
+  await eventually(() => expect(reader.frames.map((f) => f.event)).toEqual(["status", "routes", "agents", "history"]));
   await churnHistory(s, 100); // warm-up: the host's heap settles before the baseline
   const before = await rssOf(s.pid);
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { formatMs, formatRemaining } from "../../renderer/format";
+import { formatDuration, formatRemaining } from "../../shared/duration";
 import { attentionOf, sortedProviderIds, sortedRouteKeys, titleOf } from "../../renderer/store/attention";
 import { initialState, type HeadroomState } from "../../renderer/store/headroom-store";
 import { routeKeyOf } from "../../renderer/store/route-key";
@@ -18,7 +18,7 @@ function stateWith(entries: ConcurrencyStatusEntry[], routes: Partial<RouteEntry
 }
 
 test("durations read as people say them, from one formatter", () => {
-  expect([350, 1_200, 15_000, 150_000, 600_000, 3_900_000].map(formatMs)).toEqual(["350 ms", "1.2 s", "15 s", "2 min 30 s", "10 min", "1 h 5 min"]);
+  expect([350, 1_200, 15_000, 150_000, 600_000, 3_900_000].map(formatDuration)).toEqual(["350 ms", "1.2 s", "15 s", "2 min 30 s", "10 min", "1 h 5 min"]);
   expect(formatRemaining(14_001)).toBe("15 s");
   expect(formatRemaining(-5)).toBe("0 s");
 });

@@ -25,6 +25,21 @@ test("a snapshot that changed one provider renders only that provider's card", (
   expect(renders("card:openai")).toBe(before.openai + 1);
 });
 
+test("a provider with upstream readings is not re-rendered by a snapshot that repeats them", () => {
+  const { push } = renderWindow();
+  // Every snapshot is all new objects, the readings included; only openai's limit differs.
+  const withReadings = () =>
+    entry("anthropic", { upstreamLimits: { requests: { limit: 50, remaining: 20, resetAt: 1_000 }, seenAt: 500 } });
+  push("status", { providers: [withReadings(), entry("openai")] });
+  const before = renders("card:anthropic");
+  expect(before).toBeGreaterThan(0);
+
+  push("status", { providers: [withReadings(), entry("openai", { limit: 5 })] });
+  push("status", { providers: [withReadings(), entry("openai", { limit: 6 })] });
+
+  expect(renders("card:anthropic")).toBe(before);
+});
+
 test("a busy provider gets its holders fetched; an idle or unchanged one costs no request", () => {
   const { push, bridge } = renderWindow();
   bridge.answer("leases:get", () => ({ ok: true, value: { held: [], waiting: [] } }));

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 
-export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -16,7 +16,7 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-export const NO_CHROMIUM_MESSAGE =
+const NO_CHROMIUM_MESSAGE =
   `No Chromium found for the window tests: neither ${DEBIAN_CHROMIUM} nor Playwright's own browser. ` +
   "Install Debian's package (sudo apt-get install chromium) or, on a machine that can download it, " +
   "Playwright's (npx playwright install chromium).";

@@ -3,7 +3,7 @@
 import { get } from "node:http";
 import { connect, type Socket } from "node:net";
 
-export interface SseFrame {
+interface SseFrame {
   event: string;
   data: any;
   bytes: number;

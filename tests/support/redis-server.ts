@@ -7,7 +7,7 @@ import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const REDIS_SERVER = process.env.HEADROOM_TEST_REDIS_SERVER ?? "/usr/bin/redis-server";
+const REDIS_SERVER = process.env.HEADROOM_TEST_REDIS_SERVER ?? "/usr/bin/redis-server";
 const READY_WITHIN_MS = 10_000;
 const ATTEMPTS = 5;
 

@@ -7,6 +7,7 @@ import { createApiClient, type ApiClient } from "../../shared/api-client";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const LISTENING = /Headroom listening on (http:\/\/127\.0\.0\.1:(\d+))\/#token=(\S+)/;
+const PROXY = /Headroom proxy on (\S+)\n/;
 
 export interface ServeProcess {
   /** The API origin, e.g. http://127.0.0.1:41234 */
@@ -17,6 +18,8 @@ export interface ServeProcess {
   /** The serve process, for its memory (/proc) or a kill -9. */
   pid: number;
   token: string;
+  /** The gating proxy's origin, once serve has printed it. */
+  proxyOrigin(): Promise<string>;
   dataDir: string;
   client: ApiClient;
   stop(): Promise<void>;
@@ -50,6 +53,17 @@ export function startServe(options: ServeOptions): Promise<ServeProcess> {
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
     let stdout = "";
+    const proxyOrigin = () =>
+      new Promise<string>((found) => {
+        const look = () => {
+          const match = PROXY.exec(stdout);
+          if (!match) return false;
+          child.stdout?.off("data", look);
+          found(match[1]!);
+          return true;
+        };
+        if (!look()) child.stdout?.on("data", look);
+      });
     const onExit = (code: number | null) => reject(new Error(`serve exited (${code}) before listening:\n${stderr}`));
     child.once("exit", onExit);
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -64,6 +78,7 @@ export function startServe(options: ServeOptions): Promise<ServeProcess> {
         port,
         pid: child.pid!,
         token,
+        proxyOrigin,
         dataDir: options.dataDir,
         client: createApiClient({ baseUrl: url, token }),
         stop: () => stopChild(child),

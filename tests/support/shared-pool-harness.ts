@@ -5,7 +5,7 @@ import { connectRedis, type RedisLink } from "../../electron/shared-pool/redis-l
 import { SharedPool } from "../../electron/shared-pool/shared-pool";
 import type { FakeClock } from "./fake-clock";
 
-export const DEFAULT_CONFIG: PoolConfig = { limit: 2, cooldownMs: 0, autoReduced: false, noticeDismissed: false };
+const DEFAULT_CONFIG: PoolConfig = { limit: 2, cooldownMs: 0, autoReduced: false, noticeDismissed: false };
 
 let prefixes = 0;
 

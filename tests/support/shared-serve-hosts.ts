@@ -49,7 +49,7 @@ export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean
   }
 }
 
-export async function entryOf(host: SharedServeHost, providerId: string): Promise<ConcurrencyStatusEntry | undefined> {
+async function entryOf(host: SharedServeHost, providerId: string): Promise<ConcurrencyStatusEntry | undefined> {
   return (await host.client.status()).providers.find((entry) => entry.providerId === providerId);
 }
 

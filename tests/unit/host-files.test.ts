@@ -3,8 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { loadOrCreateToken, readToken, tokenFilePath } from "../../electron/host/api-token";
-import { defaultDataDir, resolveDataDir } from "../../electron/host/data-dir";
+import { loadOrCreateToken } from "../../electron/host/api-token";
+import { readToken, tokenFilePath } from "../../electron/data-folder/token-file";
+import { defaultDataDir, resolveDataDir } from "../../electron/data-folder/data-dir";
 import { acquireHostLock, type HostLock } from "../../electron/host/host-lock";
 
 const made: string[] = [];

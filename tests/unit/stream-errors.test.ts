@@ -12,6 +12,13 @@ const delta = 'event: content_block_delta\ndata: {"type":"content_block_delta","
 
 const cases: [string, string, unknown][] = [
   [
+    "Gemini chunk with RESOURCE_EXHAUSTED and a RetryInfo wait",
+    'data: {"candidates":[{"content":{"parts":[{"text":"h"}]}}]}\r\n\r\ndata: {"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"}]}}\r\n\r\n',
+    { kind: "rate_limited", type: "RESOURCE_EXHAUSTED", retryAfterMs: 1500 },
+  ],
+  ["Gemini chunk with UNAVAILABLE", 'data: {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}\n\n', { kind: "server", type: "UNAVAILABLE" }],
+  ["Gemini chunk with INVALID_ARGUMENT", 'data: {"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"}}\n\n', { kind: "other", type: "INVALID_ARGUMENT" }],
+  [
     "Anthropic event: error with overloaded_error",
     `${delta}event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n`,
     { kind: "server", type: "overloaded_error" },

@@ -7,7 +7,7 @@ import { expect, test as base, type Page } from "@playwright/test";
 import { startServe, type ServeProcess } from "../../support/serve-process";
 
 /** A restart keeps the port, the data folder and so the token: url, windowUrl and client stay valid. */
-export interface HostHandle extends Omit<ServeProcess, "pid" | "crash"> {
+export interface HostHandle extends Omit<ServeProcess, "pid" | "crash" | "proxyOrigin"> {
   /** Starts serve again on the same port and data folder after stop(). */
   start(): Promise<void>;
 }

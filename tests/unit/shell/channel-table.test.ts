@@ -64,6 +64,8 @@ describe("every channel checks its request before the service sees it", () => {
     ["routes:settings", { threshold: 0 }, "threshold"],
     ["routes:settings", {}, "threshold"],
     ["series:get", { minutes: 61 }, "minutes"],
+    ["usage:get", { hours: 193 }, "hours"],
+    ["usage:get", { by: "team" }, "by"],
     ["route:reset", { targetId: "anthropic", runtimeId: "http" }, "modelId"],
   ];
 
@@ -76,7 +78,7 @@ describe("every channel checks its request before the service sees it", () => {
   });
 
   test("every channel with a request has a bad case above", () => {
-    const voidChannels = ["status:get", "routes:get", "history:get", "host:info"];
+    const voidChannels = ["status:get", "routes:get", "history:get", "host:info", "agents:get"];
     const covered = new Set(bad.map(([channel]) => channel));
     expect(INVOKE_CHANNELS.filter((c) => !voidChannels.includes(c) && !covered.has(c))).toEqual([]);
   });

@@ -78,6 +78,6 @@ describe("window.headroom", () => {
     const api = buildDesktopApi(ipcTransport(fakeIpcRenderer().ipc));
     const subscribe = api.subscribe as unknown as (topic: unknown, listener: unknown) => void;
     expect(() => subscribe("status", "nope")).toThrow(/needs a listener/);
-    expect(() => subscribe("secrets", () => undefined)).toThrow(/subscribe needs one of status, routes, history/);
+    expect(() => subscribe("secrets", () => undefined)).toThrow(/subscribe needs one of status, routes, agents, history/);
   });
 });

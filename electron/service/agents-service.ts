@@ -1,0 +1,130 @@
+// SPEC §9 as the service offers it: every ask for a slot names its agent, every proxied answer
+// adds its usage, and `GET /agents` / `GET /usage` read the result. Composes the tracker (who
+// is around, in memory) with the ledger (what they used, hourly, on disk in usage.json).
+import type { AgentsView, TokenCounts, UsageView } from "../../shared/agents";
+import { USAGE_HOURS } from "../../shared/agents";
+import type { Admission, LeaseOutcome } from "../../shared/types";
+import { identify, type AgentIdentity } from "../agents/agent-identity";
+import { AgentTracker, type PoolView } from "../agents/agent-tracker";
+import { openUsageFile, type UsageFile } from "../agents/usage-file";
+import { HOUR_MS, UsageLedger } from "../agents/usage-ledger";
+import type { Clock } from "../engine/clock";
+import type { AcquireInput } from "./lease-service";
+import type { Input } from "./operation-input";
+
+/** Until a provider names its binding window (SPEC §8), an agent's tokens are those of the last 5 h. */
+const DEFAULT_TOKEN_WINDOW_MS = 5 * HOUR_MS;
+
+export interface AgentsDeps {
+  clock: Clock;
+  /** The data folder, where usage.json lives; absent = counts are kept in memory only. */
+  dataDir?: string;
+  /** How often changed counts are written (5 s; tests shorten it). */
+  writeEveryMs?: number;
+  pools: () => PoolView[];
+  onChange: () => void;
+  /** Each answer's tokens, for `headroom_tokens_total`. */
+  onTokens: (providerId: string, tokens: TokenCounts) => void;
+  /**
+   * When the provider's current token window began: the hook for the binding plan window
+   * (SPEC §8) once it is known; the last 5 h until then.
+   */
+  windowStart?: (providerId: string, now: number) => number;
+}
+
+/** One proxied answer, as the proxy saw it end. */
+export interface CountedAnswer {
+  providerId: string;
+  agent: AgentIdentity;
+  model: string;
+  outcome: LeaseOutcome;
+  tokens?: TokenCounts;
+}
+
+export class AgentsService {
+  private readonly tracker = new AgentTracker();
+  private readonly ledger = new UsageLedger();
+  private readonly file: UsageFile | undefined;
+
+  constructor(private readonly deps: AgentsDeps) {
+    if (deps.dataDir !== undefined) {
+      this.file = openUsageFile(deps.dataDir, () => this.ledger.stored(), deps.clock, deps.writeEveryMs);
+      this.ledger.restore(this.file.loaded, deps.clock.now());
+    }
+  }
+
+  notices(): string[] {
+    const error = this.file?.writeError();
+    return [
+      ...(this.file?.notice === undefined ? [] : [this.file.notice]),
+      ...(error === undefined ? [] : [`Usage counts could not be saved to ${this.file!.path} (${error}).`]),
+    ];
+  }
+
+  /** Wraps one ask for a slot: the agent is waiting until it is admitted or gives up. */
+  async acquiring(input: AcquireInput & { agent?: AgentIdentity }, acquire: (input: AcquireInput) => Promise<Admission>): Promise<Admission> {
+    const { clock } = this.deps;
+    const agent = input.agent ?? identify(input.agentId === undefined ? {} : { leaseAgent: input.agentId });
+    const id = this.tracker.asking(agent, input.providerId, clock.now());
+    this.tracker.waitStarted(id);
+    this.deps.onChange();
+    try {
+      const admission = await acquire(input);
+      this.tracker.admitted(id, admission.leaseId);
+      return admission;
+    } finally {
+      this.tracker.waitEnded(id, clock.now());
+      this.deps.onChange();
+    }
+  }
+
+  /** A lease ended (released, undelivered, expired). */
+  leaseEnded(leaseId: string): void {
+    this.tracker.ended(leaseId, this.deps.clock.now());
+    this.deps.onChange();
+  }
+
+  /** The name of the agent holding a lease, which a request riding on it takes (SPEC §9). */
+  leaseAgent(leaseId: string): string | undefined {
+    return this.tracker.leaseAgent(leaseId);
+  }
+
+  /** A request riding on a held lease: the lease's agent learns its process and folder. */
+  rode(leaseId: string, agent: AgentIdentity): void {
+    this.tracker.rode(leaseId, agent, this.deps.clock.now());
+  }
+
+  counted(answer: CountedAnswer): void {
+    const { tokens } = answer;
+    this.ledger.add(this.deps.clock.now(), {
+      providerId: answer.providerId,
+      agent: answer.agent.label,
+      model: answer.model,
+      rateLimited: answer.outcome === "rate_limited",
+      error: answer.outcome === "failure",
+      ...(tokens === undefined ? {} : { tokens }),
+    });
+    if (tokens) this.deps.onTokens(answer.providerId, tokens);
+    this.file?.changed();
+    this.deps.onChange();
+  }
+
+  agents(): AgentsView {
+    const now = this.deps.clock.now();
+    const windowStart = this.deps.windowStart ?? ((_: string, at: number) => at - DEFAULT_TOKEN_WINDOW_MS);
+    const used = this.ledger.byAgent((providerId) => windowStart(providerId, now));
+    const agents = this.tracker.entries(now, this.deps.pools(), (providerId, label) => used.get(`${providerId}\u0000${label}`));
+    return { agents };
+  }
+
+  usage({ hours = USAGE_HOURS.default, by = "agent" }: Input<"usage">): UsageView {
+    const until = this.deps.clock.now();
+    const since = until - hours * HOUR_MS;
+    return { since, until, rows: this.ledger.rows(since, by) };
+  }
+
+  /** Writes the counts not yet on disk. */
+  close(): void {
+    this.file?.close();
+  }
+}

@@ -1,0 +1,33 @@
+// What a shared pool (shared-pool.ts) is given: who this host is, its link to Redis, the
+// clock it judges on, and where what happens goes.
+import type { HistoryEvent } from "../../shared/types";
+import type { Clock } from "../engine/clock";
+import type { RedisLink } from "./redis-link";
+
+export interface SharedPoolDeps {
+  providerId: string;
+  /** This host's name in shared state (SPEC §7: HEADROOM_HOST_NAME, else `<hostname>:<port>`). */
+  host: string;
+  /**
+   * Names this run of the host in its waiter ids (`<host>.<run>.<n>`), so a restarted host never
+   * hands out an id it held before, nor one still recycling. Tests leave it out (`<host>.<n>`).
+   */
+  run?: string;
+  redis: RedisLink;
+  /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`). */
+  keyPrefix?: string;
+  /** Redis's time, in this host's terms it is `Date.now() + offset` (see redis-clock.ts). */
+  clock: Clock;
+  /** How often a host with waiters asks Redis again in case a wake-up was lost; 0 = never. */
+  pollMs?: number;
+  /** How often this host says it is alive (default 2 s); 0 = never, to play a host that died. */
+  refreshMs?: number;
+  onEvent?: (event: Omit<HistoryEvent, "at" | "providerId">) => void;
+  onChange?: () => void;
+  /** A TTL lease of this host's ran out without a heartbeat and was released as a failure. */
+  onLeaseExpired?: (leaseId: string) => void;
+  /** Diagnostics: a lease re-registered after the 10 s window of a Redis that lost its data. */
+  log?: (message: string) => void;
+  /** A call nobody awaits failed (Redis answered with an error); awaited calls reject instead. */
+  onError?: (error: Error) => void;
+}

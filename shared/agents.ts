@@ -1,0 +1,80 @@
+// SPEC §9: the agents Headroom tells apart and what each one used, as `GET /agents`, `GET /usage`
+// and the `agents` push carry them. Kept apart from shared/types.ts: one concern, one file.
+import { Type } from "@sinclair/typebox";
+
+export interface TokenCounts {
+  /** Input tokens without cache reads, so providers add up the same way. */
+  input: number;
+  /** Output tokens, reasoning included. */
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export type AgentState = "running" | "waiting" | "idle";
+
+export interface AgentEntry {
+  key: string;
+  /** "claude · ~/src/api" */
+  label: string;
+  pid?: number;
+  command?: string;
+  cwd?: string;
+  userAgent?: string;
+  providerId: string;
+  state: AgentState;
+  /** 1-based, when waiting. */
+  position?: number;
+  since: number;
+  lastSeenAt: number;
+  requests: number;
+  /** In the provider's binding window when known, else the last 5 h. */
+  tokens: TokenCounts;
+}
+
+export interface AgentsView {
+  agents: AgentEntry[];
+}
+
+export interface UsageRow {
+  /** The agent's label without pid: keys die with their process, labels add up over days. */
+  agent?: string;
+  providerId?: string;
+  model?: string;
+  requests: number;
+  rateLimited: number;
+  errors: number;
+  tokens: TokenCounts;
+}
+
+export interface UsageView {
+  since: number;
+  until: number;
+  rows: UsageRow[];
+}
+
+const USAGE_GROUPS = ["agent", "provider", "model"] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+export const USAGE_HOURS = { min: 1, max: 192, default: 5 } as const;
+
+export const UsageQuery = Type.Object(
+  {
+    hours: Type.Optional(
+      Type.Integer({
+        minimum: USAGE_HOURS.min,
+        maximum: USAGE_HOURS.max,
+        allowed: `an integer from ${USAGE_HOURS.min} to ${USAGE_HOURS.max} (hours)`,
+      }),
+    ),
+    by: Type.Optional(
+      Type.Union(
+        USAGE_GROUPS.map((group) => Type.Literal(group)),
+        { allowed: `one of ${USAGE_GROUPS.join(", ")}` },
+      ),
+    ),
+  },
+  { allowed: "a query with hours and by" },
+);
+
+export const noTokens = (): TokenCounts => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
