@@ -13,6 +13,7 @@ Commands:
   run --provider <id> -- <command...>   wait for a slot, run the command, release the slot
   status                                providers: active/limit, queue, pauses, notices
   limit [<id> [<n>]]                    show or set a provider's concurrency limit
+  limit <id> --keep                     accept an automatic reduction (keep the lower limit)
   cooldown <id> [<ms>]                  show or set the release cooldown in milliseconds
   providers [add|remove|upstream|share|unshare ...]
                                         list, add or remove providers; set an upstream URL;
@@ -74,9 +75,11 @@ A provider shared across machines shows how many hosts use it, and why its agent
 when Redis is unreachable; a host with Redis configured says whether it reaches it.
 `,
   limit: `Usage: headroom limit [<id> [<n>]] [--json]
+       headroom limit <id> --keep [--json]
 
 Without arguments lists every provider's limit; with an id shows it; with a number (1 to
-10000) sets it, which also clears an automatic reduction. Add new providers with
+10000) sets it, which also clears an automatic reduction. --keep accepts an automatic
+reduction instead: the lower limit stays and the notice goes. Add new providers with
 \`headroom providers add <id> <limit>\`.
 `,
   cooldown: `Usage: headroom cooldown <id> [<ms>] [--json]
@@ -88,12 +91,16 @@ Shows or sets how long a released slot rests before the next agent may take it
        headroom providers add <id> <limit>
        headroom providers remove <id>
        headroom providers upstream <id> <url|none>
+       headroom providers hold <id> <percent|off>
        headroom providers share <id>
        headroom providers unshare <id>
 
 Lists providers with limit, cooldown, upstream and whether they are shared; adds one (ids:
 lowercase letters, digits, '.', '_', '-'); removes one (its waiters are turned away); sets
 or clears the upstream base URL the gating proxy forwards to.
+
+hold makes new agents wait while a plan window (Claude's 5-hour or weekly, Codex's primary or
+secondary) is at least <percent> full (1 to 100); agents already at work keep going. off ends it.
 
 share keeps the provider's limit, queue and pauses on Redis, so every host on the same
 Redis (and prefix) that shares the same id holds one limit across machines; the host must

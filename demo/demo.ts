@@ -34,6 +34,10 @@ const START_LIMIT = 4;
 const ROUTE_COOLDOWN_MS = 5_000;
 const FIRST_529_MS = 2_500;
 const NEXT_529_EVERY_MS = 25_000;
+// The plan window in fast motion (SPEC §8): full after 2 minutes, reset a minute later; new
+// agents are held from 90 %, so the card shows the meter, the hold, the pause and the wake-up.
+const PLAN_WINDOW = { fillMs: 120_000, resetMs: 60_000 };
+const HOLD_NEW_AT_PERCENT = 90;
 
 export interface DemoOptions {
   /** Defaults to a fresh temp folder, so the demo never touches the user's settings. */
@@ -93,7 +97,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "headroom-demo-"));
   // A budget far above what the agents use: the cards show the provider's own rate-limit headers.
-  const fake = await startFakeProvider({ cap: PROVIDER_CAP, retryAfterSeconds: 1, events: 10, eventDelayMs: 100, requestsPerMinute: 10_000 });
+  const fake = await startFakeProvider({ cap: PROVIDER_CAP, retryAfterSeconds: 1, events: 10, eventDelayMs: 100, requestsPerMinute: 10_000, planWindow: PLAN_WINDOW });
   let host: RunningHost;
   try {
     host = await startDemoHost(options, dataDir);
@@ -105,7 +109,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const { service } = host;
   service.setLimit({ providerId: DEMO_PROVIDER, limit: START_LIMIT }); // by hand: also clears a reduction left from an earlier run
   service.setCooldown({ providerId: DEMO_PROVIDER, cooldownMs: 350 });
-  service.setProviderConfig({ providerId: DEMO_PROVIDER, upstream: fake.url, usageGate: null });
+  service.setProviderConfig({ providerId: DEMO_PROVIDER, upstream: fake.url, usageGate: null, holdNewAtPercent: HOLD_NEW_AT_PERCENT });
   service.setRouteSettings({ threshold: 1, cooldownMs: ROUTE_COOLDOWN_MS });
 
   const proxyUrl = host.proxyUrl!;

@@ -24,6 +24,12 @@ export interface FakeProviderOptions {
    * (Anthropic's on /v1/messages, OpenAI's otherwise) and answered 429 past it. 0 = no budget, no headers.
    */
   requestsPerMinute: number;
+  /**
+   * A Claude-plan 5-hour window in fast motion, told in Anthropic's unified headers on
+   * /v1/messages: it fills over `fillMs`, is used up (429, `unified-status: rejected`) for
+   * `resetMs`, then resets and fills again. Undefined = no plan window.
+   */
+  planWindow: { fillMs: number; resetMs: number } | undefined;
 }
 
 /** One scripted answer to the next generation request: a status, optional headers and body. */
@@ -117,9 +123,31 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     eventDelayMs: 20,
     firstByteDelayMs: 0,
     requestsPerMinute: 0,
+    planWindow: undefined,
     ...initial,
   };
   const budget = { windowStart: 0, used: 0 };
+  let planStart = 0;
+
+  /** Sets this answer's unified plan-window headers; true while the window is used up. */
+  function planWindow(res: ServerResponse, dialect: Dialect): boolean {
+    const plan = options.planWindow;
+    if (!plan || dialect !== "anthropic") return false;
+    const now = Date.now();
+    const cycle = plan.fillMs + plan.resetMs;
+    if (planStart === 0 || now - planStart >= cycle) planStart = now;
+    const used = Math.min(1, (now - planStart) / plan.fillMs);
+    const status = used >= 1 ? "rejected" : used >= 0.8 ? "allowed_warning" : "allowed";
+    const resetS = String(Math.ceil((planStart + cycle) / 1000));
+    res.setHeader("anthropic-ratelimit-unified-status", status);
+    res.setHeader("anthropic-ratelimit-unified-reset", resetS);
+    res.setHeader("anthropic-ratelimit-unified-representative-claim", "five_hour");
+    res.setHeader("anthropic-ratelimit-unified-5h-status", status);
+    res.setHeader("anthropic-ratelimit-unified-5h-utilization", used.toFixed(3));
+    res.setHeader("anthropic-ratelimit-unified-5h-reset", resetS);
+    res.setHeader("anthropic-ratelimit-unified-overage-status", "rejected");
+    return used >= 1;
+  }
 
   /** Sets this answer's rate-limit headers; true when the minute's budget is already spent. */
   function spendBudget(res: ServerResponse, dialect: Dialect): boolean {
@@ -180,6 +208,11 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
       if (scripted.status === 429) fake.stats.rateLimited++;
       const message = `scripted ${scripted.status} from the fake provider`;
       sendJson(res, scripted.status, scripted.body ?? errorBody(dialect, scripted.status, message), scripted.headers);
+      return;
+    }
+    if (planWindow(res, dialect)) {
+      fake.stats.rateLimited++;
+      sendJson(res, 429, errorBody(dialect, 429, "You've hit your limit · the fake 5-hour window resets soon"));
       return;
     }
     if (spendBudget(res, dialect)) {

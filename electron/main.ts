@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   // 6. Tray and notifications, fed with the window's own pushes.
   const tray = createTray(paths.icon, { showWindow: () => windows.show(), quit: () => app.quit() });
   const notify = createNotifier(paths.icon, () => windows.show());
-  const alerts = createAlertTracker();
+  const alerts = createAlertTracker(() => host.service.clock.now());
   for (const delivery of [snapshotOf(host.service, "status"), snapshotOf(host.service, "routes")]) {
     alerts.observe(delivery); // the baseline: what was already true at start is not news
     if (delivery.topic === "status") tray.update(delivery.snapshot);

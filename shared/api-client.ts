@@ -83,6 +83,7 @@ export function createApiClient(options: ApiClientOptions) {
     leases: (providerId: string) => invoke("leases", { providerId }),
     resume: (providerId: string) => invoke("resume", { providerId }),
     dismissNotice: (providerId: string) => invoke("dismissNotice", { providerId }),
+    acceptNotice: (providerId: string) => invoke("acceptNotice", { providerId }),
     heartbeat: (leaseId: string) => invoke("heartbeat", { leaseId }),
     release: (leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number) =>
       invoke("release", { leaseId, outcome, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),

@@ -68,6 +68,7 @@ export const Limit = integer(LIMITS.limit);
 export const CooldownMs = integer(LIMITS.cooldownMs);
 export const ResponseTimeoutMs = integer(LIMITS.responseTimeoutMs);
 export const PollMs = integer(LIMITS.pollMs);
+export const HoldNewAtPercent = integer(LIMITS.holdNewAtPercent);
 export const Threshold = integer(LIMITS.threshold);
 export const BreakerCooldownMs = integer(LIMITS.breakerCooldownMs);
 export const Timestamp = Type.Number({ minimum: 0, allowed: "a time in epoch milliseconds" });

@@ -12,6 +12,7 @@ export const LIMITS = {
   /** SPEC §3 "Scale": how many providers a host keeps. */
   providers: { max: 1_000 },
   seriesMinutes: { min: 1, max: 60, default: 5 },
+  holdNewAtPercent: { min: 1, max: 100 },
 } as const;
 
 /** SPEC §5 default ports on 127.0.0.1: the API and window, and the gating proxy. */

@@ -8,6 +8,7 @@ import {
   CooldownMs,
   Flag,
   HeaderMap,
+  HoldNewAtPercent,
   HttpUrl,
   Limit,
   PollMs,
@@ -52,6 +53,8 @@ const OPTION_FIELDS = {
   usageGate: Type.Optional(UsageGateConfig),
   // SPEC §7: kept on Redis while true.
   shared: Type.Optional(implied(Flag, false)),
+  // SPEC §8, kept on this host (like the upstream): new leases wait while a plan window is at least this full; absent = no hold.
+  holdNewAtPercent: Type.Optional(HoldNewAtPercent),
 };
 
 /** The options every status entry carries too (shared/status-entry.ts), so the window sees them in each push. */
@@ -105,6 +108,7 @@ export const ProviderConfigPatch = object({
       "an object { url, pollMs?, headers? } or null",
     ),
   ),
+  holdNewAtPercent: Type.Optional(orNull(HoldNewAtPercent, "an integer from 1 to 100, or null (no hold)")),
 });
 export type ProviderConfigPatch = Static<typeof ProviderConfigPatch>;
 

@@ -35,12 +35,15 @@ export const UpstreamLimits = Type.Object({
 });
 export type UpstreamLimits = Static<typeof UpstreamLimits>;
 
-/** SPEC §8: one usage window the provider reported ("5h", "7d", "primary", …). */
+export const WindowStatus = Type.Union([Type.Literal("allowed"), Type.Literal("warning"), Type.Literal("rejected")]);
+export type WindowStatus = Static<typeof WindowStatus>;
+
+/** SPEC §8: one plan window (`5h`, `7d`, `primary`...), `resetsAt` and `seenAt` in epoch ms. */
 export const PlanWindow = Type.Object({
   name: Words,
   usedPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   resetsAt: Type.Optional(At),
-  status: Type.Optional(Type.Union([Type.Literal("allowed"), Type.Literal("warning"), Type.Literal("rejected")])),
+  status: Type.Optional(WindowStatus),
   binding: Type.Optional(Type.Literal(true)),
   seenAt: At,
 });

@@ -4,7 +4,7 @@
 import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
 import type { ConcurrencyStatusEntry } from "./status-entry";
 
-export type { ConcurrencyStatusEntry, PlanWindow, UpstreamBucket, UpstreamLimits, UsageGateReading } from "./status-entry";
+export type { ConcurrencyStatusEntry, PlanWindow, UpstreamBucket, UpstreamLimits, UsageGateReading, WindowStatus } from "./status-entry";
 export type { AgentEntry } from "./agents";
 
 export type {
@@ -101,7 +101,10 @@ export type HistoryKind =
   | "provider_removed"
   | "provider_shared"
   | "provider_unshared"
-  | "watchdog";
+  | "watchdog"
+  | "window_warning"
+  | "window_exhausted"
+  | "window_reset";
 
 export interface HistoryEvent {
   at: number;

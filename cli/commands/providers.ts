@@ -1,4 +1,5 @@
-// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none> | share <id> | unshare <id>]`.
+// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none> | hold <id> <percent|off> |
+// share <id> | unshare <id>]`.
 import { ApiError, type ApiClient } from "../../shared/api-client";
 import { checkLimit, checkProviderConfigBody } from "../../shared/validate";
 import { numberOrText, parseCommandArgs, providerIdArg, takePositionals, valid } from "../args";
@@ -71,6 +72,17 @@ export const providersCommand: Command = async (argv, context) => {
       else process.stdout.write(`${id} has no upstream now.\n`);
       return 0;
     }
+    case "hold": {
+      const [rawId, rawPercent] = takePositionals(NAME, rest, ["id", "percent|off"]);
+      const id = providerIdArg(rawId!, NAME);
+      const holdNewAtPercent = rawPercent === "off" ? null : numberOrText(rawPercent!.replace(/%$/, ""));
+      const patch = valid(checkProviderConfigBody({ holdNewAtPercent }), NAME);
+      const view = await context.connection().client.setProvider(id, patch);
+      if (json) printJson(view);
+      else if (view.holdNewAtPercent === undefined) process.stdout.write(`${id} holds no new agents back now.\n`);
+      else process.stdout.write(`${id} holds new agents back while a plan window is at ${view.holdNewAtPercent} % or more.\n`);
+      return 0;
+    }
     case "share":
     case "unshare": {
       const [rawId] = takePositionals(NAME, rest, ["id"]);
@@ -78,6 +90,6 @@ export const providersCommand: Command = async (argv, context) => {
       return 0;
     }
     default:
-      throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, remove, upstream, share or unshare`, NAME);
+      throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, remove, upstream, hold, share or unshare`, NAME);
   }
 };

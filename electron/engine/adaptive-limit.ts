@@ -3,7 +3,10 @@
 import { validOr } from "../../shared/check";
 import { type Checked, checkLimit } from "../../shared/validate";
 import type { PoolConfig } from "./pool-types";
-import { reductionNotice } from "./pool-messages";
+import { loweredAgainNotice, reductionNotice } from "./pool-messages";
+
+/** A 429 this soon after a restore by hand says the restore did not stick (SPEC §4). */
+const RESTORE_STICKS_AFTER_MS = 60_000;
 
 /** A config the engine is handed was checked already: one that is not is a programming error. */
 export function valid(checked: Checked<number>): number {
@@ -15,6 +18,10 @@ export class AdaptiveLimit {
   private autoReduced: boolean;
   private autoReducedFrom: number | undefined;
   private noticeDismissed: boolean;
+  /** When the limit was last restored by hand from a reduction. */
+  private restoredAt: number | undefined;
+  /** Set when the latest reduction came within a minute of a restore: how long after. */
+  private loweredAgainAfterMs: number | undefined;
 
   constructor(config: PoolConfig) {
     this.value = valid(checkLimit(config.limit));
@@ -29,8 +36,11 @@ export class AdaptiveLimit {
   }
 
   /** Lowers the limit by one; false at limit 1, where a 429 only pauses. */
-  reduce(): boolean {
+  reduce(now: number): boolean {
     if (this.value <= 1) return false;
+    const sinceRestore = this.restoredAt === undefined ? undefined : now - this.restoredAt;
+    this.loweredAgainAfterMs = sinceRestore !== undefined && sinceRestore <= RESTORE_STICKS_AFTER_MS ? sinceRestore : undefined;
+    this.restoredAt = undefined;
     if (!this.autoReduced) this.autoReducedFrom = this.value;
     this.value--;
     this.autoReduced = true;
@@ -38,8 +48,12 @@ export class AdaptiveLimit {
     return true;
   }
 
-  setByHand(limit: number): void {
-    this.value = valid(checkLimit(limit));
+  /** `now` marks a restore (a raise out of a reduction), whose next 429 may say it did not stick. */
+  setByHand(limit: number, now?: number): void {
+    const checked = valid(checkLimit(limit));
+    this.restoredAt = now !== undefined && this.autoReduced && checked > this.value ? now : undefined;
+    this.loweredAgainAfterMs = undefined;
+    this.value = checked;
     this.autoReduced = false;
     this.autoReducedFrom = undefined;
     this.noticeDismissed = false;
@@ -62,6 +76,14 @@ export class AdaptiveLimit {
     };
   }
 
+  /** The banner's sentence, also the history's for the reduction that just happened. */
+  notice(providerId: string): string {
+    const from = this.autoReducedFrom ?? this.value + 1;
+    return this.loweredAgainAfterMs === undefined
+      ? reductionNotice(providerId, from, this.value)
+      : loweredAgainNotice(providerId, this.loweredAgainAfterMs, this.value);
+  }
+
   /**
    * The banner names the original limit and the current one, both persisted, so it reads
    * the same after a restart and tells the user what to restore.
@@ -75,7 +97,7 @@ export class AdaptiveLimit {
     const from = this.autoReducedFrom as number;
     return {
       autoReduced: this.autoReduced,
-      ...(this.autoReduced ? { autoReducedFrom: from, notice: reductionNotice(providerId, from, this.value) } : {}),
+      ...(this.autoReduced ? { autoReducedFrom: from, notice: this.notice(providerId) } : {}),
       noticeDismissed: this.noticeDismissed,
     };
   }

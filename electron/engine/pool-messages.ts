@@ -5,6 +5,11 @@ export const reductionNotice = (providerId: string, from: number, to: number): s
   `Limit for ${providerId} lowered from ${from} to ${to} after a rate limit (429). ` +
   "Restore it when the provider allows more.";
 
+/** SPEC §4 "Restore that does not stick"; the shell's alerts know this sentence and do not repeat it. */
+export const loweredAgainNotice = (providerId: string, afterMs: number, to: number): string =>
+  `${providerId} lowered the limit again ${Math.max(1, Math.round(afterMs / 1000))} s after the restore: ` +
+  `the provider allows ${to} right now`;
+
 export const rateLimitedMessage = (providerId: string, retryAfterMs?: number): string =>
   retryAfterMs === undefined
     ? `${providerId} answered 429 (rate limited) without a Retry-After.`
@@ -26,8 +31,9 @@ export const watchdogMessage = (providerId: string, queued: number, quietMs: num
 
 /** The pause reasons of the status (SPEC §1 `pauseReason`). */
 export const PAUSED_BY_429 = "rate limited (429)";
-export const PAUSED_BY_UPSTREAM_HEADERS = "upstream says 0 requests left";
+export const pausedByUpstreamHeaders = (what: string): string => `upstream says 0 ${what} left`;
+export const PAUSED_BY_UPSTREAM_HEADERS = pausedByUpstreamHeaders("requests");
 
-export const earlyPauseMessage = (providerId: string, pauseMs: number): string =>
+export const earlyPauseMessage = (providerId: string, pauseMs: number, what = "requests"): string =>
   `New admissions to ${providerId} are paused for ${formatDuration(pauseMs)}: its rate-limit headers say ` +
-  "no requests are left until their reset.";
+  `no ${what} are left until their reset.`;

@@ -10,6 +10,7 @@ import type {
 } from "../../shared/types";
 import type { PoolConfig } from "../../shared/provider-settings";
 import type { Clock } from "./clock";
+import type { PoolWindows } from "./window-rules";
 
 /** The persisted part of a provider's state (SPEC §1): the engine's `Pick` of the provider's settings record. */
 export type { PoolConfig } from "../../shared/provider-settings";
@@ -35,6 +36,12 @@ export interface PoolDeps {
   /** Watchdog and other diagnostics. */
   log?: (message: string, state: unknown) => void;
   usageProbe?: { probe: UsageProbe; pollMs: number };
+  /**
+   * Whether an agent had an admission in the last 10 minutes, so a window hold lets its proxy
+   * requests through (SPEC §8). The hook for agent identity (SPEC §9); without it the pool
+   * goes by its own admissions of the same `agentId`.
+   */
+  recentAgent?: (agentId: string) => boolean;
   watchdogMs?: number; // default 30_000
 }
 
@@ -46,6 +53,8 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Lease time-to-live; undefined = no expiry (proxy leases: the connection is the lease). */
   ttlMs?: number;
+  /** A gated proxy request: a window hold lets it through when its agent is at work (SPEC §8). */
+  proxied?: boolean;
 }
 
 export interface Lease {
@@ -84,6 +93,8 @@ export interface ProviderPool {
   rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean;
   /** The provider's rate-limit headers (SPEC §6); a successful answer saying 0 requests left pauses until the reset. */
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void;
+  /** Its plan windows (SPEC §8): readings, the refusal while one is used up, the hold. */
+  readonly windows: PoolWindows;
   /** Extends a TTL lease by its ttl from now; undefined when not held. */
   heartbeat(leaseId: string): Lease | undefined;
   isHeld(leaseId: string): boolean;
@@ -94,6 +105,8 @@ export interface ProviderPool {
   setCooldown(cooldownMs: number): void;
   resume(): void;
   dismissNotice(): void;
+  /** SPEC §1 "Accept": clears the reduction and its notice, the limit staying where it is. */
+  acceptReduction(): void;
   setUsageProbe(probe: { probe: UsageProbe; pollMs: number } | undefined): void;
   config(): PoolConfig;
   status(): ConcurrencyStatusEntry;

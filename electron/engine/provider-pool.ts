@@ -1,10 +1,11 @@
 // One provider's concurrency pool (SPEC §1): slots, a FIFO queue, release cooldowns, TTL
-// leases, the usage gate and the watchdog; what a 429 does is rate-limit-policy.ts's call.
+// leases, the usage gate and the watchdog; what a 429 does is rate-limit-policy.ts's call, what
+// plan windows do (their pause, probe and hold) window-rules.ts's.
 // Pure: time and timers come from deps.clock, everything else leaves through the deps callbacks.
 import type { ConcurrencyStatusEntry, HistoryKind, LeaseOutcome, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import { checkCooldownMs } from "../../shared/validate";
 import { AdaptiveLimit, valid } from "./adaptive-limit";
-import { LeaseSlots } from "./lease-slots";
+import { type LeaseAge, LeaseSlots } from "./lease-slots";
 import { PauseWindow } from "./pause-window";
 import * as say from "./pool-messages";
 import type {
@@ -22,6 +23,7 @@ import { RecyclingSlots } from "./recycling-slots";
 import { UsageGate } from "./usage-gate";
 import { WaitStats } from "./wait-stats";
 import { ABORTED, REMOVED, TIMED_OUT, Waiter, type WaiterOwner, WaiterQueue } from "./waiter-queue";
+import { WindowRules } from "./window-rules";
 
 const DEFAULT_WATCHDOG_MS = 30_000;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
@@ -40,6 +42,7 @@ class Pool implements ProviderPool, WaiterOwner {
   private readonly queue: WaiterQueue;
   private readonly pause: PauseWindow;
   private readonly rateLimits: RateLimitPolicy;
+  readonly windows: WindowRules;
   private readonly watchdog: QueueWatchdog;
   private readonly waits = new WaitStats();
   private gate: UsageGate | undefined;
@@ -71,12 +74,18 @@ class Pool implements ProviderPool, WaiterOwner {
       limitLowered: () => this.held.limitLowered(),
       configChanged: () => this.deps.onConfigChange?.(this.config()),
     });
+    this.windows = new WindowRules(this.clock, this.providerId, this.pause, {
+      drive: () => this.notify(this.drive()),
+      event: (kind, message) => this.event(kind, message),
+      timeOutBefore: (until) => this.queue.timeOutBefore(until),
+      ...(deps.recentAgent ? { recentAgent: deps.recentAgent } : {}),
+    });
     this.recycling = new RecyclingSlots(this.clock, () => this.notify(this.drive()));
     this.watchdog = new QueueWatchdog(this.clock, deps.watchdogMs ?? DEFAULT_WATCHDOG_MS, {
       waiting: () => this.queue.size > 0 && !this.disposed,
       quietSince: () => Math.max(this.lastAdmissionAt, this.queuedSince),
       idle: (now) =>
-        this.held.size + this.recycling.count === 0 && !this.pause.holding(now) && !this.gate?.holdingBack(),
+        this.held.size + this.recycling.count === 0 && this.windows.idle(now) && !this.gate?.holdingBack(),
       recover: (quietForMs) => this.recover(quietForMs),
     });
     this.gate = this.newGate(deps.usageProbe);
@@ -88,8 +97,9 @@ class Pool implements ProviderPool, WaiterOwner {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.clock.now();
+    const holdable = this.windows.holdable(options.proxied === true, options.agentId);
     // No barging: a free slot goes to a newcomer only when nobody is queued for it.
-    if (this.queue.size === 0 && this.hasFreeSlot(now)) {
+    if (this.queue.size === 0 && this.hasFreeSlot(now) && !(holdable && this.windows.holding(now))) {
       const lease = this.admit(options.agentId, options.ttlMs, now, now);
       this.notify(true);
       return Promise.resolve({ ok: true, lease });
@@ -97,24 +107,29 @@ class Pool implements ProviderPool, WaiterOwner {
     const { timeoutMs } = options;
     if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.resolve(TIMED_OUT);
     const deadline = timeoutMs === undefined ? undefined : now + timeoutMs;
-    const pausedUntil = this.pause.until(now);
+    const pausedUntil = this.windows.pausedUntil(now);
     if (deadline !== undefined && pausedUntil !== undefined && deadline < pausedUntil) {
       return Promise.resolve(TIMED_OUT);
     }
-    return this.wait(options, now, deadline);
+    return this.wait(options, now, deadline, holdable);
   }
 
   // Apart from acquire() so that acquire has no closure: V8 would otherwise put its locals in
   // a heap context allocated on every call, immediate admissions included.
-  private wait(options: AcquireOptions, now: number, deadline: number | undefined): Promise<AcquireResult> {
-    return new Promise((resolve) => this.enqueue(new Waiter(this, ++this.arrivals, options, now, deadline, resolve)));
+  private wait(options: AcquireOptions, now: number, deadline: number | undefined, holdable: boolean): Promise<AcquireResult> {
+    return new Promise((resolve) => {
+      const waiter = new Waiter(this, ++this.arrivals, options, now, deadline, resolve);
+      waiter.holdable = holdable;
+      this.enqueue(waiter);
+    });
   }
 
   private enqueue(waiter: Waiter): void {
     if (this.queue.size === 0) this.queuedSince = waiter.enqueuedAt;
     this.queue.join(waiter);
     this.watchdog.arm();
-    this.notify(false);
+    // A waiter a hold lets through may pass the held ones at once.
+    this.notify(!waiter.holdable && this.queue.size > 1 && this.drive());
   }
 
   /** A queued waiter gives up (timeout, abort): it leaves the queue and can never be admitted. */
@@ -126,7 +141,7 @@ class Pool implements ProviderPool, WaiterOwner {
   }
 
   private hasFreeSlot(now: number): boolean {
-    return this.held.size + this.recycling.count < this.limit.value && !this.pause.active(now);
+    return this.held.size + this.recycling.count < this.limit.value && !this.windows.closed(now);
   }
 
   private admit(agentId: string | undefined, ttlMs: number | undefined, enqueuedAt: number, now: number): Lease {
@@ -134,6 +149,7 @@ class Pool implements ProviderPool, WaiterOwner {
     if (agentId !== undefined) lease.agentId = agentId;
     if (ttlMs !== undefined) lease.expiresAt = now + ttlMs;
     this.held.hold(lease, ttlMs, now);
+    this.windows.admitted(lease.leaseId, agentId, now);
     this.waits.record(now, now - enqueuedAt);
     this.lastAdmissionAt = now;
     return lease;
@@ -145,7 +161,7 @@ class Pool implements ProviderPool, WaiterOwner {
     if (this.disposed || this.queue.size === 0) return false;
     const now = this.clock.now();
     let admitted = false;
-    for (let head = this.queue.first(); head && this.hasFreeSlot(now); head = this.queue.first()) {
+    for (let head = this.nextUp(now); head && this.hasFreeSlot(now); head = this.nextUp(now)) {
       if (this.gate && !this.gate.admitOne()) break;
       this.queue.leave(head);
       head.resolve({ ok: true, lease: this.admit(head.agentId, head.ttlMs, head.enqueuedAt, now) });
@@ -153,6 +169,12 @@ class Pool implements ProviderPool, WaiterOwner {
     }
     if (admitted && this.queue.size === 0) this.watchdog.stop();
     return admitted;
+  }
+
+  /** The oldest waiter, or while a hold holds the oldest, the oldest one it lets through. */
+  private nextUp(now: number): Waiter | undefined {
+    const head = this.queue.first();
+    return head?.holdable && this.windows.holding(now) ? this.queue.firstExempt() : head;
   }
 
   private notify(leasesChanged: boolean): void {
@@ -169,8 +191,9 @@ class Pool implements ProviderPool, WaiterOwner {
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
     const age = this.held.take(leaseId);
     if (!age) return false;
+    this.windows.released(leaseId, outcome);
     if (outcome === "success") this.rateLimits.succeeded();
-    else if (outcome === "rate_limited") this.rateLimits.rateLimited(age, retryAfterMs);
+    else if (outcome === "rate_limited") this.rateLimited(age, retryAfterMs);
     if (this.cooldownMs > 0) this.recycling.start(this.cooldownMs);
     this.drive();
     this.notify(true);
@@ -187,9 +210,15 @@ class Pool implements ProviderPool, WaiterOwner {
   rateLimitedOn(leaseId: string, retryAfterMs?: number): boolean {
     const age = this.held.ageOf(leaseId);
     if (!age) return false;
-    this.rateLimits.rateLimited(age, retryAfterMs);
+    this.rateLimited(age, retryAfterMs);
     this.notify(false);
     return true;
+  }
+
+  /** A 429 while a used-up window pauses the provider is the window's refusal: no backoff, no reduction. */
+  private rateLimited(age: LeaseAge, retryAfterMs: number | undefined): void {
+    if (this.windows.blocks()) this.event("rate_limited", say.rateLimitedMessage(this.providerId, retryAfterMs));
+    else this.rateLimits.rateLimited(age, retryAfterMs);
   }
 
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
@@ -249,7 +278,7 @@ class Pool implements ProviderPool, WaiterOwner {
   // ── settings ───────────────────────────────────────────────────────────────
 
   setLimit(limit: number): void {
-    this.limit.setByHand(limit);
+    this.limit.setByHand(limit, this.clock.now());
     this.deps.onConfigChange?.(this.config());
     this.notify(this.drive());
   }
@@ -261,11 +290,18 @@ class Pool implements ProviderPool, WaiterOwner {
   }
 
   resume(): void {
-    const wasPaused = this.pause.active(this.clock.now());
+    const wasPaused = this.windows.lift() || this.pause.active(this.clock.now());
     this.pause.lift();
     this.rateLimits.lifted();
     if (wasPaused) this.event("resumed", say.resumedMessage(this.providerId));
     this.notify(this.drive());
+  }
+
+  acceptReduction(): void {
+    if (!this.limit.reduced) return;
+    this.limit.setByHand(this.limit.value);
+    this.deps.onConfigChange?.(this.config());
+    this.notify(false);
   }
 
   dismissNotice(): void {
@@ -301,7 +337,8 @@ class Pool implements ProviderPool, WaiterOwner {
   /** O(1) in the number of waiters: everything shown is a kept count. */
   status(): ConcurrencyStatusEntry {
     const now = this.clock.now();
-    const pausedUntil = this.pause.until(now);
+    const pause = this.windows.pauseFields(now);
+    const windows = this.windows.views();
     const waits = this.waits.percentiles(now);
     const reading = this.usageReading();
     return {
@@ -309,14 +346,16 @@ class Pool implements ProviderPool, WaiterOwner {
       limit: this.limit.value,
       active: this.held.size,
       queued: this.queue.size,
-      paused: pausedUntil !== undefined,
-      ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason: this.pause.reason }),
+      paused: pause.pausedUntil !== undefined,
+      ...pause,
       cooldownMs: this.cooldownMs,
       ...this.limit.statusFields(this.providerId),
       recycling: this.recycling.count,
       ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
       ...(reading ? { usageGate: reading } : {}),
       ...(this.upstreamLimits ? { upstreamLimits: this.upstreamLimits } : {}),
+      ...this.windows.waitFields(this.queue.size > 0, this.queue.size > this.queue.exempt, now),
+      ...(windows ? { windows } : {}),
     };
   }
 
@@ -343,6 +382,7 @@ class Pool implements ProviderPool, WaiterOwner {
     this.held.clear();
     this.recycling.dispose();
     this.pause.lift();
+    this.windows.dispose();
     this.watchdog.stop();
     this.gate?.dispose();
   }

@@ -52,26 +52,26 @@ export class RateLimitPolicy {
     }
     // One pause window lowers the limit once, and a late 429 from a lease admitted before
     // the last reduction speaks of the old limit, not the new one.
-    if (wasPaused || age === "predates-reduction" || !pool.limit.reduce()) return;
+    if (wasPaused || age === "predates-reduction" || !pool.limit.reduce(now)) return;
     pool.limitLowered();
-    pool.event("reduced", say.reductionNotice(pool.providerId, pool.limit.value + 1, pool.limit.value));
+    pool.event("reduced", pool.limit.notice(pool.providerId));
     pool.configChanged();
   }
 
   upstreamReading(reading: UpstreamLimits, fromSuccess: boolean): void {
     const { pool } = this;
-    const resetAt = reading.requests?.resetAt;
     const now = pool.clock.now();
     // Only a successful answer: after a 429 the 429 rules decide the pause.
-    if (!fromSuccess || reading.requests?.remaining !== 0 || resetAt === undefined || resetAt <= now) return;
+    const spent = fromSuccess ? exhaustedBucket(reading, now) : undefined;
+    if (!spent) return;
     const wasPaused = pool.pause.active(now);
-    const until = Math.min(resetAt, now + MAX_RETRY_AFTER_MS);
+    const until = Math.min(spent.resetAt, now + MAX_RETRY_AFTER_MS);
     if (!pool.pause.extendTo(until, now)) return;
     if (!wasPaused) {
       this.earlyPause = true;
-      pool.pause.reason = say.PAUSED_BY_UPSTREAM_HEADERS;
+      pool.pause.reason = say.pausedByUpstreamHeaders(spent.words);
     }
-    pool.event("paused", say.earlyPauseMessage(pool.providerId, until - now));
+    pool.event("paused", say.earlyPauseMessage(pool.providerId, until - now, spent.words));
     pool.timeOutBefore(until);
   }
 
@@ -79,4 +79,23 @@ export class RateLimitPolicy {
   lifted(): void {
     this.earlyPause = false;
   }
+}
+
+const BUCKETS = [
+  ["requests", "requests"],
+  ["tokens", "tokens"],
+  ["inputTokens", "input tokens"],
+  ["outputTokens", "output tokens"],
+] as const;
+
+/** The bucket (SPEC §8: requests or tokens) that has nothing left before a reset to come; the later reset wins. */
+export function exhaustedBucket(reading: UpstreamLimits, now: number): { resetAt: number; words: string } | undefined {
+  let found: { resetAt: number; words: string } | undefined;
+  for (const [key, words] of BUCKETS) {
+    const bucket = reading[key];
+    const resetAt = bucket?.resetAt;
+    if (bucket?.remaining !== 0 || resetAt === undefined || resetAt <= now) continue;
+    if (!found || resetAt > found.resetAt) found = { resetAt, words };
+  }
+  return found;
 }

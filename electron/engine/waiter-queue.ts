@@ -31,6 +31,8 @@ export class Waiter implements Timed {
   readonly agentId: string | undefined;
   readonly ttlMs: number | undefined;
   readonly signal: AbortSignal | undefined;
+  /** Held back by a window hold (SPEC §8): a new lease; false for a proxy request of an agent at work. */
+  holdable = true;
 
   constructor(
     private readonly owner: WaiterOwner,
@@ -57,6 +59,7 @@ export class WaiterQueue {
   private head: Waiter | undefined;
   private tail: Waiter | undefined;
   private count = 0;
+  private exemptCount = 0;
   private readonly deadlines: WaiterDeadlines<Waiter>;
 
   constructor(
@@ -72,6 +75,18 @@ export class WaiterQueue {
 
   first(): Waiter | undefined {
     return this.head;
+  }
+
+  /** Queued waiters a window hold does not hold back. */
+  get exempt(): number {
+    return this.exemptCount;
+  }
+
+  /** The oldest waiter a hold does not hold back: it may pass held ones (SPEC §1 invariants). */
+  firstExempt(): Waiter | undefined {
+    if (this.exemptCount === 0) return undefined;
+    for (const waiter of this) if (!waiter.holdable) return waiter;
+    return undefined;
   }
 
   /** Queues a waiter at the back, with its deadline and abort listener. */
@@ -119,6 +134,7 @@ export class WaiterQueue {
     else this.head = waiter;
     this.tail = waiter;
     this.count++;
+    if (!waiter.holdable) this.exemptCount++;
   }
 
   private remove(waiter: Waiter): boolean {
@@ -131,6 +147,7 @@ export class WaiterQueue {
     waiter.next = undefined;
     waiter.queued = false;
     this.count--;
+    if (!waiter.holdable) this.exemptCount--;
     return true;
   }
 

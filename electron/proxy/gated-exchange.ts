@@ -20,6 +20,7 @@ import { requestAgent } from "./request-agent";
 import { noteUpstreamLimits } from "./upstream-limits-note";
 import { ErrorAnswer } from "./error-answer";
 import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
+import { usedUpError, WindowObserver } from "./window-observer";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -70,6 +71,9 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (read.kind === "gone") return;
   if (read.kind === "refused") return refuseBody(req, res, input.flavor, read, input.bodyTimeoutMs);
   const { body } = read;
+  // A used-up plan window: answered at once, nothing reaches the provider (SPEC §8).
+  const usedUp = service.windowRefusal(providerId);
+  if (usedUp) return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
 
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
   // Watched only once it queues: most requests find a slot free, and an AbortController per
@@ -115,7 +119,8 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
 
 function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: AgentIdentity; model: string }): Promise<void> {
   const { service, providerId } = input;
-  const scanner = new StreamErrorScanner();
+  const windows = new WindowObserver(service, providerId);
+  const scanner = new StreamErrorScanner((data) => windows.event(data));
   const usage = new UsageTap();
   let scanning = false;
   let errorAnswer: ErrorAnswer | undefined;
@@ -123,21 +128,25 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
     head(incoming: IncomingMessage) {
       noteUpstreamLimits(service, providerId, incoming);
       const status = incoming.statusCode ?? 0;
+      windows.head(status, incoming.headers);
       scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
       if (status === 429) errorAnswer = new ErrorAnswer(incoming.headers["content-encoding"]);
     },
     chunk(chunk: Buffer) {
       errorAnswer?.add(chunk);
       usage.feed(chunk);
-      if (!scanning || scanner.error) return;
+      if (!scanning) return windows.chunk(chunk);
+      // Fed to the end even after an error: later events may still carry plan windows.
+      const before = scanner.error;
       scanner.feed(chunk);
       // In-band: it counts the moment it passes, and the stream's end adds nothing more.
-      if (scanner.error) end.applyNow(streamErrorVerdict(scanner.error));
+      if (!before && scanner.error) end.applyNow(streamErrorVerdict(scanner.error));
     },
   };
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
+        windows.end();
         const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorAnswer?.text());
         end.finish(verdict);
         const tokens = usage.usage;

@@ -16,6 +16,7 @@ export type ProxyErrorCode =
   | "request_timeout"
   | "route_open"
   | "route_probing"
+  | "usage_limit_reached"
   | "unavailable"
   | "upstream_unreachable"
   | "upstream_timeout"
@@ -45,6 +46,7 @@ const ANTHROPIC_TYPE: Record<number, string> = {
   404: "not_found_error",
   408: "timeout_error",
   413: "request_too_large",
+  429: "rate_limit_error",
   504: "timeout_error",
   503: "overloaded_error",
 };
@@ -64,7 +66,14 @@ const GOOGLE_STATUS: Record<number, string> = {
   508: "FAILED_PRECONDITION",
 };
 
-export function errorBody(flavor: ErrorFlavor, status: number, code: ProxyErrorCode, message: string, retryAfterS?: number): unknown {
+export function errorBody(
+  flavor: ErrorFlavor,
+  status: number,
+  code: ProxyErrorCode,
+  message: string,
+  retryAfterS?: number,
+  extra: Record<string, unknown> = {},
+): unknown {
   if (flavor === "google") {
     // A RetryInfo detail is what Google's clients (Gemini CLI among them) read for the wait.
     const retry = retryAfterS === undefined ? [] : [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterS}s` }];
@@ -74,9 +83,9 @@ export function errorBody(flavor: ErrorFlavor, status: number, code: ProxyErrorC
   if (flavor === "anthropic") {
     return { type: "error", error: { type: ANTHROPIC_TYPE[status] ?? "api_error", message } };
   }
-  return {
-    error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code },
-  };
+  // OpenAI names a 429's kind in `type` (Codex: `usage_limit_reached`); other errors by their side.
+  const type = status === 429 ? code : status >= 500 ? "server_error" : "invalid_request_error";
+  return { error: { message, type, param: null, code, ...extra } };
 }
 
 export interface ProxyError {
@@ -85,6 +94,8 @@ export interface ProxyError {
   /** Without the "Headroom: " prefix, which is added so a user knows who answered. */
   message: string;
   retryAfterS?: number;
+  /** More fields of the OpenAI-format error object (e.g. `resets_at`). */
+  extra?: Record<string, unknown>;
 }
 
 export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): void {
@@ -94,7 +105,7 @@ export function sendProxyError(res: ServerResponse, flavor: ErrorFlavor, error: 
 /** The whole answer, without ending the response (so the connection stays open); false if it cannot be sent. */
 export function writeProxyError(res: ServerResponse, flavor: ErrorFlavor, error: ProxyError): boolean {
   if (res.headersSent || res.destroyed) return false;
-  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.retryAfterS));
+  const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.retryAfterS, error.extra));
   res.writeHead(error.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),

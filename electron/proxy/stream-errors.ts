@@ -72,6 +72,9 @@ export class StreamErrorScanner {
   private event = "";
   private found: StreamError | undefined;
 
+  /** `windows` hears every `codex.rate_limits` event of the stream (SPEC §8). */
+  constructor(private readonly windows?: (data: unknown) => void) {}
+
   /** The first error seen, if any. */
   get error(): StreamError | undefined {
     return this.found;
@@ -112,6 +115,7 @@ export class StreamErrorScanner {
     }
     if (!line.startsWith("data:")) return;
     const payload = line.slice(5).trim();
+    if (this.windows && payload.includes('"codex.rate_limits"')) return this.rateLimits(payload);
     // Most lines are content deltas: parse only what can be an error.
     if (this.event !== "error" && this.event !== "response.failed" && !payload.includes('"error"') && !payload.includes("response.failed")) return;
     let data: Json | undefined;
@@ -121,5 +125,13 @@ export class StreamErrorScanner {
       return;
     }
     if (data) this.found = errorInPayload(data, this.event);
+  }
+
+  private rateLimits(payload: string): void {
+    try {
+      this.windows?.(JSON.parse(payload));
+    } catch {
+      // Not JSON after all: a content delta that quotes the name.
+    }
   }
 }

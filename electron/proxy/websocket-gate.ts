@@ -13,6 +13,7 @@ import type { Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { messageVerdict, verdictOf, type Verdict } from "./upstream-verdict";
+import { mayCarryWindows, usedUpError, WindowObserver } from "./window-observer";
 import { relayMessages } from "./websocket-relay";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
@@ -63,12 +64,20 @@ function headerObject(raw: string[], skip: string[]): OutgoingHttpHeaders {
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
 const NORMAL_CLOSES = new Set([1000, 1001, 1005]);
 
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
   const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const live = new Set<{ client?: WebSocket; upstream: WebSocket }>();
 
   function refuse(socket: Duplex, flavor: ErrorFlavor, error: ProxyError): void {
-    const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.retryAfterS));
+    const text = JSON.stringify(errorBody(flavor, error.status, error.code, `Headroom: ${error.message}`, error.retryAfterS, error.extra));
     writeHead(
       socket,
       error.status,
@@ -91,6 +100,8 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
       if (socket.destroyed) controller.abort();
       return { signal: controller.signal, stop: () => socket.off("close", onLeave) };
     };
+    const usedUp = service.windowRefusal(providerId);
+    if (usedUp) return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
     let start: GateStart;
     try {
       const agent = await requestAgent(service, input.req, input.rideOn);
@@ -136,6 +147,9 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
       const upstream = new WebSocket(url, protocols, { headers, handshakeTimeout: input.timeoutMs, perMessageDeflate: false });
       const pair: { client?: WebSocket; upstream: WebSocket } = { upstream };
+      // On this transport headers come once, at the upgrade; readings then come as messages.
+      const windows = new WindowObserver(service, providerId);
+      upstream.on("upgrade", (response: IncomingMessage) => windows.head(response.statusCode ?? 101, response.headers));
       live.add(pair);
       socket.once("close", () => {
         if (pair.client) return;
@@ -152,6 +166,9 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         });
         response.on("end", () => {
           const status = response.statusCode ?? 502;
+          windows.head(status, response.headers);
+          for (const chunk of chunks) windows.chunk(chunk);
+          windows.end();
           const passed = headerObject(responseHeaders(response), ["content-length"]);
           writeHead(socket, status, passed, Buffer.concat(chunks));
           request.destroy();
@@ -189,8 +206,11 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
           relayMessages(client, upstream, () => idle.refresh());
           relayMessages(upstream, client, (data, isBinary) => {
             idle.refresh();
+            if (isBinary) return;
+            const text = data.toString();
+            if (mayCarryWindows(text)) windows.event(parsed(text));
             // In-band (SPEC §6): an error message counts the moment it passes; the close adds nothing.
-            const verdict = isBinary ? undefined : messageVerdict(data.toString(), service.clock.now());
+            const verdict = messageVerdict(text, service.clock.now());
             if (verdict) end.applyNow(verdict);
           });
           client.on("close", (code, reason) => {

@@ -30,6 +30,7 @@ import { LIMITS } from "../../shared/limits";
 import type { Clock } from "../engine/clock";
 import type { AgentIdentity } from "../agents/agent-identity";
 import type { UsageProbe } from "../engine/pool-types";
+import type { WindowReading } from "../engine/window-readings";
 import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-limits";
 import type { SettingsStore } from "../settings/settings-store";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
@@ -264,6 +265,15 @@ export class HeadroomService implements OperationService {
     if (reading) this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, status >= 200 && status < 300);
   }
 
+  /** Plan windows from one answer or in-band event (SPEC §8); a used-up one pauses the provider. */
+  noteWindows(providerId: string, reading: WindowReading): void {
+    this.providers.get(providerId)?.pool.windows.note(reading);
+  }
+
+  /** While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). */
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+    return this.providers.get(providerId)?.pool.windows.refusal(this.clock.now());
+  }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
 
   agents(): AgentsView { return this.agentBook.agents(); }

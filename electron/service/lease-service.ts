@@ -127,7 +127,8 @@ export class LeaseService {
         ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
-        ...(input.expires === false ? {} : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
+        // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
+        ...(input.expires === false ? { proxied: true } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
       });
       const moved =
         !result.ok && result.failure.kind === "removed" && !this.deps.isClosed() && providers.get(input.providerId)?.pool !== pool;

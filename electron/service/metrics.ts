@@ -3,7 +3,7 @@
 // Counters and the wait histogram are fed as things happen; gauges are read at scrape time.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { TokenCounts } from "../../shared/agents";
-import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, RedisState, RouteEntry, RouteKey } from "../../shared/types";
+import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, PlanWindow, RedisState, RouteEntry, RouteKey } from "../../shared/types";
 
 const HOUR_MS = 60 * 60_000;
 const ROUTE_STATE: Record<RouteEntry["state"], number> = { closed: 0, open: 1, "half-open": 2 };
@@ -70,6 +70,12 @@ export class ServiceMetrics {
     this.providerGauge("headroom_recycling", "Slots inside their release cooldown.", (e) => e.recycling);
     this.providerGauge("headroom_paused", "1 while admissions are paused after a rate limit.", (e) => Number(e.paused));
     this.providerGauge("headroom_auto_reduced", "1 while the limit is lowered automatically.", (e) => Number(e.autoReduced));
+    this.windowGauge("headroom_window_used_ratio", "How full each plan window is, 0..1 (SPEC §8).", (w) =>
+      w.usedPercent === undefined ? undefined : w.usedPercent / 100,
+    );
+    this.windowGauge("headroom_window_resets_at_seconds", "When each plan window resets, in epoch seconds.", (w) =>
+      w.resetsAt === undefined ? undefined : Math.round(w.resetsAt / 1000),
+    );
     const metrics = this;
     new Gauge({
       name: "headroom_redis_connected",
@@ -136,6 +142,26 @@ export class ServiceMetrics {
         this.reset(); // a removed provider's series goes with it
         for (const entry of source.providers()) {
           this.set(entry.shared ? { provider: entry.providerId, shared: "true" } : { provider: entry.providerId }, read(entry));
+        }
+      },
+    });
+  }
+
+  /** One series per provider and window (at most 8 windows each, so cardinality stays bounded). */
+  private windowGauge(name: string, help: string, read: (window: PlanWindow) => number | undefined): void {
+    const source = this.source;
+    new Gauge({
+      name,
+      help,
+      labelNames: ["provider", "window"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const entry of source.providers()) {
+          for (const window of entry.windows ?? []) {
+            const value = read(window);
+            if (value !== undefined) this.set({ provider: entry.providerId, window: window.name }, value);
+          }
         }
       },
     });

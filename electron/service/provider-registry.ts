@@ -83,6 +83,7 @@ export class ProviderRegistry {
   add(providerId: string, settings: ProviderSettings, persist: boolean): Provider {
     const { config, options } = splitSettings(settings);
     const provider: Provider = { id: providerId, pool: this.poolFor(providerId, options, config, []), options };
+    provider.pool.windows.setHoldNewAtPercent(options.holdNewAtPercent);
     if (options.shared && !this.deps.hub) {
       this.deps.log?.(`Provider ${providerId} is shared, but HEADROOM_REDIS_URL is not set: it runs locally on this host until it is.`);
     }
@@ -101,6 +102,7 @@ export class ProviderRegistry {
     const old = provider.pool;
     provider.options = compact({ ...provider.options, shared });
     provider.pool = this.poolFor(provider.id, provider.options, old.config(), old.heldLeases());
+    provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
     old.dispose();
     this.persist(provider.id);
   }
@@ -139,6 +141,7 @@ export class ProviderRegistry {
     const before = provider.options.usageGate;
     provider.options = patched(provider.options, patch);
     if (provider.options.usageGate !== before) provider.pool.setUsageProbe(this.probeFor(provider.options.usageGate));
+    if (patch.holdNewAtPercent !== undefined) provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
     this.persist(provider.id);
   }
 

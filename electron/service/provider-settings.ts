@@ -118,15 +118,19 @@ export class ProviderSettingsService {
     return this.deps.providers.entryOf(provider);
   }
 
-  /** SPEC §1 Accept (`Keep N`): the lowered limit becomes the chosen one, as if set by hand to it. */
+  /** SPEC §1 "Accept": the lowered limit stays, the reduction is forgotten. */
   acceptNotice({ providerId }: Input<"acceptNotice">): ConcurrencyStatusEntry {
     this.deps.assertOpen();
     const provider = this.deps.providers.require(providerId);
     return this.deps.saving(() => {
-      const { limit, autoReduced } = provider.pool.config();
-      if (autoReduced) {
-        provider.pool.setLimit(limit);
-        this.deps.onEvent({ kind: "restored", providerId, message: `Limit for ${providerId} kept at ${limit}: the automatic reduction was accepted.` });
+      const before = provider.pool.config();
+      provider.pool.acceptReduction();
+      if (before.autoReduced) {
+        this.deps.onEvent({
+          kind: "restored",
+          providerId,
+          message: `Limit for ${providerId} kept at ${before.limit}: the automatic reduction from ${before.autoReducedFrom ?? before.limit + 1} was accepted.`,
+        });
       }
       return this.deps.providers.entryOf(provider);
     });

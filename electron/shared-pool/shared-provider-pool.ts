@@ -9,8 +9,10 @@ import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, Up
 import { MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
+import { exhaustedBucket } from "../engine/rate-limit-policy";
 import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { WindowRules } from "../engine/window-rules";
 import { releaseForgotten } from "./forgotten-leases";
 import { hostLease, redisLease } from "./redis-time";
 import type { SharedHub, SharedLink } from "./shared-hub";
@@ -64,6 +66,11 @@ export class SharedProviderPool implements ProviderPool {
   private usageProbe: GateProbe | undefined;
   private disposed = false;
   private stopWatching: (() => void) | undefined;
+  /**
+   * Plan windows are read and shown on each host, and this host's proxy refuses at once while
+   * one is used up; sharing the window pause and the hold through Redis is not built yet.
+   */
+  readonly windows: WindowRules;
 
   constructor(
     config: PoolConfig,
@@ -91,6 +98,11 @@ export class SharedProviderPool implements ProviderPool {
     });
     for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
+    this.windows = new WindowRules(deps.clock, deps.providerId, undefined, {
+      drive: () => deps.onChange?.(),
+      event: (kind, message) => deps.onEvent?.({ kind, message }),
+      timeOutBefore: () => undefined,
+    });
     this.left = new Promise((resolve) => (this.leave = () => resolve(undefined)));
     const joining = deps.hub.ready().then((link) => this.join(link));
     deps.hub.track(joining);
@@ -240,6 +252,11 @@ export class SharedProviderPool implements ProviderPool {
     this.background((shared) => shared.resume());
   }
 
+  /** Accepting is setting the lowered limit by hand: the same change on Redis. */
+  acceptReduction(): void {
+    if (this.config().autoReduced) this.setLimit(this.config().limit);
+  }
+
   dismissNotice(): void {
     this.settings = { ...this.config(), noticeDismissed: true };
     this.changed(async (shared) => shared.dismissNotice());
@@ -254,11 +271,11 @@ export class SharedProviderPool implements ProviderPool {
   /** The rate-limit headers stay this host's (SPEC §7); the early pause they may call for is shared. */
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
     this.upstreamLimits = reading;
-    const resetAt = reading.requests?.resetAt;
     const now = this.deps.clock.now();
-    if (fromSuccess && reading.requests?.remaining === 0 && resetAt !== undefined && resetAt > now) {
-      const until = Math.min(resetAt, now + MAX_RETRY_AFTER_MS) + this.deps.hub.offsetMs;
-      this.background((shared) => shared.pauseUntil(until, say.PAUSED_BY_UPSTREAM_HEADERS));
+    const spent = fromSuccess ? exhaustedBucket(reading, now) : undefined;
+    if (spent) {
+      const until = Math.min(spent.resetAt, now + MAX_RETRY_AFTER_MS) + this.deps.hub.offsetMs;
+      this.background((shared) => shared.pauseUntil(until, say.pausedByUpstreamHeaders(spent.words)));
     }
     this.deps.onChange?.();
   }
@@ -287,6 +304,8 @@ export class SharedProviderPool implements ProviderPool {
     const entry: ConcurrencyStatusEntry = last ? { ...last } : this.unjoined();
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
+    const windows = this.windows.views();
+    if (windows) entry.windows = windows;
     if (last && !this.deps.hub.answering) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }
@@ -302,6 +321,7 @@ export class SharedProviderPool implements ProviderPool {
     this.disposed = true;
     this.leave();
     this.stopWatching?.();
+    this.windows.dispose();
     this.cache.stop();
     const shared = this.shared;
     if (shared) this.deps.hub.track(shared.settled().then(() => shared.dispose({ keepLeases })));

@@ -126,6 +126,9 @@ function Settings({ entry }: { entry: ConcurrencyStatusEntry }) {
           return result;
         }}
       />
+      <p className="muted setting-reading">
+        Hold new agents: {config?.holdNewAtPercent === undefined ? "off" : `at ${config.holdNewAtPercent} % of a window`}
+      </p>
       <ShareSwitch providerId={providerId} shared={entry.shared === true} />
     </>
   );

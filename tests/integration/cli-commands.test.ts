@@ -106,3 +106,24 @@ test("routes lists the breakers and reset closes an open route", async () => {
   expect(await ok("routes", "reset", "anthropic", "http", "claude-sonnet")).toBe("Route anthropic / http / claude-sonnet is closed.\n");
   expect((await t.client.routes()).routes).toMatchObject([{ ...route, state: "closed" }]);
 });
+
+test("providers hold sets and clears the hold; limit --keep accepts an automatic reduction", async () => {
+  await t.client.setLimit("anthropic", 2);
+  expect(await ok("providers", "hold", "anthropic", "90")).toBe(
+    "anthropic holds new agents back while a plan window is at 90 % or more.\n",
+  );
+  expect((await t.client.provider("anthropic")).holdNewAtPercent).toBe(90);
+  const bad = await runCli(["providers", "hold", "anthropic", "101"], env);
+  expect(bad.code).toBe(64);
+  expect(bad.stderr).toContain("holdNewAtPercent");
+  expect(await ok("providers", "hold", "anthropic", "off")).toBe("anthropic holds no new agents back now.\n");
+  expect((await t.client.provider("anthropic")).holdNewAtPercent).toBeUndefined();
+
+  const lease = await t.client.acquire({ providerId: "anthropic" });
+  await t.client.release(lease.leaseId, "rate_limited", 10);
+  expect((await t.client.status()).providers[0]).toMatchObject({ limit: 1, autoReduced: true });
+  expect(await ok("limit", "anthropic", "--keep")).toBe("Limit for anthropic kept at 1; the reduction notice is cleared.\n");
+  const entry = (await t.client.status()).providers[0]!;
+  expect(entry).toMatchObject({ limit: 1, autoReduced: false, noticeDismissed: false });
+  expect(entry.notice).toBeUndefined();
+});

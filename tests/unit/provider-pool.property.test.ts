@@ -1,7 +1,8 @@
 // The SPEC §1 invariants under random interleavings of everything a pool can be asked to
 // do, with time moved by hand: held + recycling <= limit at every admission, no waiter
 // admitted twice or lost, a lease released at most once, counters never negative, FIFO
-// among waiters that do not give up, and a queue that never sits stuck beside a free slot.
+// among waiters that do not give up (and, with a plan-window hold, among held waiters and among
+// waiters it lets through: SPEC §8), and a queue that never sits stuck beside a free slot.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { PROPERTY_TIMEOUT_MS, propertyRuns } from "../support/property-runs";
@@ -14,7 +15,9 @@ import { flush } from "../support/pool-harness";
 type GateAnswer = number | "fail" | "hang";
 
 type Command =
-  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean }
+  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean; agent: "busy" | "new" | undefined }
+  | { t: "window"; usedPercent: number; resetInMs: number }
+  | { t: "hold"; percent: number | undefined }
   | { t: "abort"; pick: number }
   | { t: "release"; pick: number; outcome: LeaseOutcome; retryAfterMs: number | undefined }
   | { t: "releaseAgain"; pick: number }
@@ -34,8 +37,18 @@ const commandArb = (withGate: boolean): fc.Arbitrary<Command> =>
         t: fc.constant("acquire" as const),
         timeoutMs: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 })), { nil: undefined }),
         abortable: fc.boolean(),
+        agent: fc.constantFrom("busy" as const, "new" as const, undefined),
       }),
     },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant("window" as const),
+        usedPercent: fc.constantFrom(0, 50, 85, 95, 100),
+        resetInMs: fc.integer({ min: 0, max: 5_000 }),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("hold" as const), percent: fc.constantFrom(undefined, 80, 95) }) },
     { weight: 2, arbitrary: fc.record({ t: fc.constant("abort" as const), pick }) },
     {
       weight: 5,
@@ -79,6 +92,8 @@ interface Acquire {
   abortedWhileWaiting: boolean;
   calledAt: number;
   timeoutMs: number | undefined;
+  /** A proxy request of an agent at work: a window hold lets it through. */
+  exempt: boolean;
 }
 
 async function run(initial: PoolConfig, commands: Command[], withGate: boolean): Promise<void> {
@@ -109,6 +124,7 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
       expect(status.paused).toBe(false);
     },
     log: (message) => logs.push(message),
+    recentAgent: (agentId) => agentId === "busy",
     ...(withGate ? { usageProbe: { probe, pollMs: 500 } } : {}),
   });
 
@@ -116,7 +132,7 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
   const held = new Map<string, Acquire>();
   const ended = new Set<string>();
 
-  const acquire = (timeoutMs: number | undefined, abortable: boolean) => {
+  const acquire = (timeoutMs: number | undefined, abortable: boolean, agent: string | undefined) => {
     const controller = abortable ? new AbortController() : undefined;
     const entry: Acquire = {
       index: acquires.length,
@@ -126,10 +142,15 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
       abortedWhileWaiting: false,
       calledAt: clock.now(),
       timeoutMs,
+      exempt: agent === "busy",
     };
     acquires.push(entry);
     void pool
-      .acquire({ ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(controller ? { signal: controller.signal } : {}) })
+      .acquire({
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(controller ? { signal: controller.signal } : {}),
+        ...(agent === undefined ? {} : { agentId: agent, proxied: true }),
+      })
       .then((result) => {
         entry.answers++;
         entry.result = result;
@@ -153,14 +174,24 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
     // No admission is lost: every lease id issued reached exactly one acquire.
     expect(acquires.filter((a) => a.result?.ok).length).toBe(issued);
     if (!withGate && status.queued > 0) {
-      expect(status.paused || status.active + status.recycling >= status.limit).toBe(true);
+      // Paused, full, or held back for a reason the status gives (a window hold, a probe out).
+      expect(status.paused || status.active + status.recycling >= status.limit || status.waitReason !== undefined).toBe(true);
     }
   };
 
   for (const command of commands) {
     switch (command.t) {
       case "acquire":
-        acquire(command.timeoutMs, command.abortable);
+        acquire(command.timeoutMs, command.abortable, command.agent);
+        break;
+      case "window": {
+        const resetsAt = clock.now() + command.resetInMs;
+        const window = { name: "5h", usedPercent: command.usedPercent, resetsAt, seenAt: clock.now(), scoped: false };
+        pool.windows.note({ windows: [window], ...(command.usedPercent === 100 ? { usedUp: { name: "5h", resetsAt } } : {}) });
+        break;
+      }
+      case "hold":
+        pool.windows.setHoldNewAtPercent(command.percent);
         break;
       case "abort": {
         const open = acquires.filter((a) => a.controller && !a.controller.signal.aborted);
@@ -205,6 +236,7 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
 
   // Drain: lift every obstacle and release everything until nobody waits.
   gateAnswer = 0;
+  pool.windows.setHoldNewAtPercent(undefined);
   for (let round = 0; round < 50 && acquires.some((a) => a.result === undefined); round++) {
     pool.resume();
     clock.advance(400_000);
@@ -228,9 +260,14 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
       expect(a.result.lease.admittedAt).toBeLessThanOrEqual(a.calledAt + a.timeoutMs);
     }
   }
-  // FIFO: lease ids are issued in admission order, so admitted acquires keep call order.
-  const admittedOrder = acquires.flatMap((a) => (a.result?.ok ? [Number(a.result.lease.leaseId.slice(1))] : []));
-  expect(admittedOrder).toEqual([...admittedOrder].sort((x, y) => x - y));
+  // FIFO: lease ids are issued in admission order, so admitted acquires keep call order, among
+  // the waiters a hold may hold and among those it lets through (which may pass held ones).
+  for (const exempt of [false, true]) {
+    const admittedOrder = acquires.flatMap((a) =>
+      a.result?.ok && a.exempt === exempt ? [Number(a.result.lease.leaseId.slice(1))] : [],
+    );
+    expect(admittedOrder).toEqual([...admittedOrder].sort((x, y) => x - y));
+  }
 }
 
 const configArb = fc.record({

@@ -118,3 +118,34 @@ describe("quitting stops the host first", () => {
     expect(claimSingleInstance({ ...app, requestSingleInstanceLock: () => false } as never, focus)).toBe(false);
   });
 });
+
+describe("plan-window notifications", () => {
+  const added = (...events: { kind: "window_exhausted" | "window_reset" | "paused"; message: string }[]) => ({
+    topic: "history-added" as const,
+    snapshot: { events: events.map((e, i) => ({ at: i, providerId: "anthropic", ...e })) },
+  });
+
+  test("a used-up window and its reset notify, at most once a minute per provider", () => {
+    let now = 0;
+    const tracker = createAlertTracker(() => now);
+    expect(tracker.observe(added({ kind: "window_exhausted", message: "anthropic's 5-hour window is used up" }))).toEqual([
+      { title: "anthropic: plan window used up", body: "anthropic's 5-hour window is used up" },
+    ]);
+    now = 30_000;
+    expect(tracker.observe(added({ kind: "window_reset", message: "reset" }))).toEqual([]);
+    now = 61_000;
+    expect(tracker.observe(added({ kind: "window_reset", message: "anthropic's 5-hour window reset; agents are admitted again" }))).toEqual([
+      { title: "anthropic: plan window reset", body: "anthropic's 5-hour window reset; agents are admitted again" },
+    ]);
+    expect(tracker.observe(added({ kind: "paused", message: "paused" }))).toEqual([]);
+  });
+
+  test("a restore that did not stick is not notified again", () => {
+    const tracker = createAlertTracker(() => 0);
+    tracker.observe({ topic: "status", snapshot: { providers: [provider({ limit: 4 })] } });
+    const notice = "anthropic lowered the limit again 3 s after the restore: the provider allows 3 right now";
+    expect(
+      tracker.observe({ topic: "status", snapshot: { providers: [provider({ limit: 3, autoReduced: true, autoReducedFrom: 4, notice })] } }),
+    ).toEqual([]);
+  });
+});

@@ -58,7 +58,7 @@ describe("every channel checks its request before the service sees it", () => {
     ["provider:remove", { providerId: "../etc" }, "providerId"],
     ["provider:resume", { providerId: 7 }, "providerId"],
     ["notice:dismiss", null, "request"],
-    ["notice:accept", { providerId: "" }, "providerId"],
+    ["notice:accept", { providerId: ".." }, "providerId"],
     ["leases:get", [], "request"],
     ["lease:release", { leaseId: "a b" }, "leaseId"],
     ["routes:settings", { threshold: 0 }, "threshold"],
