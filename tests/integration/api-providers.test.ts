@@ -140,5 +140,7 @@ async function expectQueued(n: number): Promise<void> {
 }
 
 test("host info tells the window where agents reach this host", async () => {
-  expect(await t.client.hostInfo()).toEqual({ apiUrl: t.url, version: "0.0.0-test" });
+  const info = await t.client.hostInfo();
+  expect(info).toEqual({ apiUrl: t.url, version: "0.0.0-test", hostName: info.hostName });
+  expect(info.hostName).toMatch(/.+/); // SPEC §3: always named, also without Redis
 });
