@@ -30,15 +30,18 @@ async function ask(host: ServeProcess, agent: string): Promise<void> {
   expect((await post(`${proxyUrl}/anthropic/v1/messages`, message, { "x-headroom-agent": agent })).status).toBe(200);
 }
 
+/** The label adds the asking process's folder when the /proc lookup finds it in time (SPEC §9). */
+const nameOf = (label: string) => label.split(" · ")[0];
+
 const requestsOf = async (host: ServeProcess) =>
-  Object.fromEntries((await host.client.usage({ hours: 192 })).rows.map((row) => [row.agent, row.requests]));
+  Object.fromEntries((await host.client.usage({ hours: 192 })).rows.map((row) => [nameOf(row.agent ?? ""), row.requests]));
 
 /** Requests per agent as usage.json holds them now. */
 const written = (): Record<string, number> => {
   const file = join(dataDir, "usage.json");
   if (!existsSync(file)) return {};
   const { series } = JSON.parse(readFileSync(file, "utf8")) as { series: { agent: string; requests: number }[] };
-  return Object.fromEntries(series.map((one) => [one.agent, one.requests]));
+  return Object.fromEntries(series.map((one) => [nameOf(one.agent), one.requests]));
 };
 
 test("a kill -9 loses at most the counts of the last write interval; a SIGTERM loses none", async () => {
