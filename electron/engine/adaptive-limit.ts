@@ -76,7 +76,17 @@ export class AdaptiveLimit {
     };
   }
 
-  /** The banner's sentence, also the history's for the reduction that just happened. */
+  /**
+   * The history's sentence for the reduction that just happened: this step (the shared pool's
+   * script words it the same), or that a restore did not stick.
+   */
+  reductionEvent(providerId: string): string {
+    return this.loweredAgainAfterMs === undefined
+      ? reductionNotice(providerId, this.value + 1, this.value)
+      : loweredAgainNotice(providerId, this.loweredAgainAfterMs, this.value);
+  }
+
+  /** The banner's sentence: the original limit and the current one. */
   notice(providerId: string): string {
     const from = this.autoReducedFrom ?? this.value + 1;
     return this.loweredAgainAfterMs === undefined

@@ -54,7 +54,7 @@ export class RateLimitPolicy {
     // the last reduction speaks of the old limit, not the new one.
     if (wasPaused || age === "predates-reduction" || !pool.limit.reduce(now)) return;
     pool.limitLowered();
-    pool.event("reduced", pool.limit.notice(pool.providerId));
+    pool.event("reduced", pool.limit.reductionEvent(pool.providerId));
     pool.configChanged();
   }
 
