@@ -6,7 +6,7 @@ import type { PoolConfig } from "./pool-types";
 import { loweredAgainNotice, reductionNotice } from "./pool-messages";
 
 /** A 429 this soon after a restore by hand says the restore did not stick (SPEC §4). */
-const RESTORE_STICKS_AFTER_MS = 60_000;
+export const RESTORE_STICKS_AFTER_MS = 60_000;
 
 /** A config the engine is handed was checked already: one that is not is a programming error. */
 export function valid(checked: Checked<number>): number {

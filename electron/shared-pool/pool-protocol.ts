@@ -77,6 +77,8 @@ export interface Judged429 {
   pausedUntil: number;
   reduced: boolean;
   limit: number;
+  /** A reduction within a minute of a restore by hand: how long after (SPEC §4). */
+  loweredAgainMs?: number;
 }
 
 export interface StatusResult {
@@ -90,6 +92,8 @@ export interface StatusResult {
   cooldownMs: number;
   autoReduced: boolean;
   autoReducedFrom?: number;
+  /** While reduced, when the reduction came within a minute of a restore: how long after. */
+  loweredAgainMs?: number;
   recycling: number;
   hosts: number;
   version: number;

@@ -52,12 +52,16 @@ export class SharedLeases {
   /** The history of a 429 the script judged. */
   private told429(judged: Partial<Judged429>, now: number, retryAfterMs: number | undefined): void {
     const { providerId } = this.deps;
-    const { extended, pausedUntil = now, reduced, limit = 0 } = judged;
+    const { extended, pausedUntil = now, reduced, limit = 0, loweredAgainMs } = judged;
     this.deps.event("rate_limited", say.rateLimitedMessage(providerId, retryAfterMs));
     if (extended) this.deps.event("paused", say.pausedMessage(providerId, pausedUntil - now));
     if (!reduced) return;
     this.deps.reduced();
-    this.deps.event("reduced", say.reductionNotice(providerId, limit + 1, limit));
+    const sentence =
+      loweredAgainMs === undefined
+        ? say.reductionNotice(providerId, limit + 1, limit)
+        : say.loweredAgainNotice(providerId, loweredAgainMs, limit);
+    this.deps.event("reduced", sentence);
   }
 
   async pauseUntil(untilMs: number, reason: string): Promise<void> {

@@ -23,6 +23,10 @@ export interface HostSide {
 /** The script's `status` answer as the entry every host shows. */
 export function statusEntry(providerId: string, status: StatusResult, host: HostSide): SharedStatusEntry {
   const { limit, active, queued, pausedUntil, pauseReason, cooldownMs, autoReduced, autoReducedFrom = -1, recycling, hosts } = status;
+  const notice =
+    status.loweredAgainMs === undefined
+      ? say.reductionNotice(providerId, autoReducedFrom, limit)
+      : say.loweredAgainNotice(providerId, status.loweredAgainMs, limit);
   return {
     providerId,
     limit,
@@ -32,7 +36,7 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason: pauseReason || say.PAUSED_BY_429 }),
     cooldownMs,
     autoReduced,
-    ...(autoReduced ? { autoReducedFrom, notice: say.reductionNotice(providerId, autoReducedFrom, limit) } : {}),
+    ...(autoReduced ? { autoReducedFrom, notice } : {}),
     noticeDismissed: host.noticeDismissed,
     recycling,
     ...(host.waits ? { waitP50Ms: host.waits.p50, waitP95Ms: host.waits.p95 } : {}),

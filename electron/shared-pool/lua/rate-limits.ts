@@ -2,10 +2,12 @@
 // rate-limit-policy.ts does it locally: the pause and its backoff, the reduction, the early
 // pause. The backoff constants come from the engine's own module, so there is one place to
 // change them. Uses the prelude's and slots.ts's locals (pausedUntil, timeOutBefore, ...).
+import { RESTORE_STICKS_AFTER_MS } from "../../engine/adaptive-limit";
 import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS } from "../../engine/backoff";
 
 export const RATE_LIMITS_LUA = String.raw`
 local FIRST_BACKOFF, MAX_BACKOFF, MAX_RETRY_AFTER = ${FIRST_BACKOFF_MS}, ${MAX_BACKOFF_MS}, ${MAX_RETRY_AFTER_MS}
+local RESTORE_STICKS_AFTER = ${RESTORE_STICKS_AFTER_MS}
 
 local function pauseAfter429(consecutive, retryAfter)
   if retryAfter then return math.min(math.max(0, retryAfter), MAX_RETRY_AFTER) end
@@ -46,6 +48,15 @@ local function rateLimited(leaseGen, retryAfter)
     changedSettings()
     redis.call('HSET', STATE, 'gen', gen)
     judged.reduced = true
+    -- Within a minute of a restore by hand: the restore did not stick (adaptive-limit.ts).
+    local restoredAt = tonumber(redis.call('HGET', STATE, 'restoredAt'))
+    redis.call('HDEL', STATE, 'restoredAt')
+    if restoredAt and now - restoredAt <= RESTORE_STICKS_AFTER then
+      judged.loweredAgainMs = now - restoredAt
+      redis.call('HSET', STATE, 'loweredAgainMs', judged.loweredAgainMs)
+    else
+      redis.call('HDEL', STATE, 'loweredAgainMs')
+    end
   end
   judged.limit = limit
   return judged

@@ -4,7 +4,11 @@ import { HOST_EXPIRY_MS } from "./hosts";
 
 export const SETTINGS_OPS_LUA = String.raw`
 function ops.setLimit()
+  local restoring = autoReduced == 1 and tonumber(arg.limit) > limit
   limit, autoReduced, autoReducedFrom = tonumber(arg.limit), 0, nil
+  -- A restore out of a reduction: a 429 soon after says it did not stick (rate-limits.ts).
+  if restoring then redis.call('HSET', STATE, 'restoredAt', now) else redis.call('HDEL', STATE, 'restoredAt') end
+  redis.call('HDEL', STATE, 'loweredAgainMs')
   redis.call('HSET', CFG, 'limit', limit, 'autoReduced', 0)
   redis.call('HDEL', CFG, 'autoReducedFrom')
   changedSettings()
@@ -35,6 +39,7 @@ function ops.status()
     limit = limit, active = held, queued = redis.call('ZCARD', QUEUE), pausedUntil = pausedUntil(),
     pauseReason = pauseReason, cooldownMs = cooldown, autoReduced = autoReduced == 1,
     autoReducedFrom = autoReducedFrom, recycling = recycling,
+    loweredAgainMs = autoReduced == 1 and tonumber(redis.call('HGET', STATE, 'loweredAgainMs')) or nil,
     hosts = redis.call('ZCOUNT', HOSTS, now - ${HOST_EXPIRY_MS}, '+inf'), version = math.max(settingsVersion, 0),
   }
 end
