@@ -22,7 +22,7 @@ function keyed(events: readonly HistoryEvent[]): { key: string; event: HistoryEv
 
 const EventRow = memo(function EventRow({ event }: { event: HistoryEvent }) {
   return (
-    <li className={`event-${event.kind}`}>
+    <li className={`event-${event.kind}`} title={event.message}>
       <time dateTime={new Date(event.at).toISOString()}>{formatClock(event.at)}</time> {event.message}
     </li>
   );

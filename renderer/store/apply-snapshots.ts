@@ -110,9 +110,25 @@ export function applyLeases(state: HeadroomState, providerId: string, leases: Le
   return { leases: { ...state.leases, [providerId]: leases } };
 }
 
+const agentRow = (agent: AgentEntry) => `${agent.key}\u0000${agent.providerId}`;
+
+/**
+ * SPEC §4 stable order: the host lists running and waiting agents first, but a row that
+ * jumped whenever its agent changed state would move under the pointer. Rows keep the
+ * place they were first shown in; new agents join at the end in the host's order.
+ */
+function inShownOrder(held: readonly AgentEntry[] | undefined, agents: readonly AgentEntry[]): readonly AgentEntry[] {
+  if (!held || held.length === 0) return agents;
+  const place = new Map(held.map((agent, index) => [agentRow(agent), index]));
+  const known = agents.filter((agent) => place.has(agentRow(agent)));
+  known.sort((a, b) => (place.get(agentRow(a)) ?? 0) - (place.get(agentRow(b)) ?? 0));
+  return [...known, ...agents.filter((agent) => !place.has(agentRow(agent)))];
+}
+
 /** The same list when nothing an agent row shows changed (the host pushes up to twice a second). */
-export function applyAgents(state: HeadroomState, agents: readonly AgentEntry[]): Partial<HeadroomState> {
+export function applyAgents(state: HeadroomState, pushed: readonly AgentEntry[]): Partial<HeadroomState> {
   const held = state.agents;
+  const agents = inShownOrder(held, pushed);
   if (held && JSON.stringify(held) === JSON.stringify(agents)) return {};
   const selected = state.selectedAgent;
   const gone = selected !== undefined && !agents.some((agent) => agent.key === selected);

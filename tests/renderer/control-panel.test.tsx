@@ -44,6 +44,21 @@ test("no agents list from a host that sends none; the list, and picking an agent
   expect([claude!.className, codex!.className]).toEqual(["", "picked"]);
 });
 
+test("agent rows keep their place when the host re-sorts them by state; a new agent joins at the end", async () => {
+  const view = renderWindow();
+  await act(async () => view.push("status", { providers: [entry("anthropic", { active: 1 })] }));
+  const names = () => within(screen.getByRole("region", { name: "Agents" })).getAllByRole("button").map((row) => row.textContent?.split("anthropic")[0]);
+  view.push("agents", { agents: [agent("claude"), agent("codex", { state: "waiting", position: 1 })] });
+  expect(names()).toEqual(["claude", "codex"]);
+  // The host puts running agents first: codex got the slot, claude now waits.
+  view.push("agents", { agents: [agent("codex"), agent("claude", { state: "waiting", position: 1 }), agent("aider", { state: "waiting", position: 2 })] });
+  expect(names()).toEqual(["claude", "codex", "aider"]);
+  expect(within(screen.getByRole("region", { name: "Agents" })).getByRole("button", { name: /^claude/ }).textContent).toMatch(/waiting #1/);
+  // An agent the host no longer lists leaves without moving the others' order.
+  view.push("agents", { agents: [agent("aider"), agent("claude")] });
+  expect(names()).toEqual(["claude", "aider"]);
+});
+
 test("Keep N accepts the lower limit through notice:accept, and the item leaves Needs you", async () => {
   const view = renderWindow();
   const reduced = entry("anthropic", { limit: 3, autoReduced: true, autoReducedFrom: 4, notice: "anthropic lowered the limit again 3 s after the restore: the provider allows 3 right now" });
