@@ -61,24 +61,27 @@ function Item({ item }: { item: NeedItem }) {
           </div>
         </>
       );
-    case "paused":
+    case "paused": {
+      const why =
+        item.window?.resetsAt !== undefined
+          ? `${windowName(item.window.name)} window resets ${formatTimeOfDay(item.window.resetsAt)}`
+          : (item.reason ?? "After a rate limit (429)");
       return (
         <>
-          <p className="need-detail">
-            {item.window?.resetsAt !== undefined
-              ? `${windowName(item.window.name)} window resets ${formatTimeOfDay(item.window.resetsAt)}; `
-              : `${item.reason ?? "After a rate limit (429)"}; `}
-            resumes in <Countdown until={item.until} />
+          <p className="need-detail" title={why}>
+            {/* The countdown first: a long reason is the part cut off. */}
+            Resumes in <Countdown until={item.until} /> · {why}
           </p>
           <div className="need-actions" onClickCapture={keepFocusIn}>
             <ActionButton text="Resume now" onClick={() => intents.resume(item.providerId)} />
           </div>
         </>
       );
+    }
     case "upstream":
       return (
         <>
-          <p className="need-detail">
+          <p className="need-detail" title={item.lastError}>
             Last: {item.lastError} ({formatTimeOfDay(item.lastAt)})
           </p>
           <div className="need-actions">
