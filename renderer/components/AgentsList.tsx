@@ -4,6 +4,7 @@
 import { useHeadroom, useHeadroomStore } from "../app-context";
 import type { AgentEntry } from "../../shared/types";
 import { formatClock } from "../format";
+import { agentRow } from "../store/apply-snapshots";
 
 const TOKENS = new Intl.NumberFormat([], { notation: "compact", maximumFractionDigits: 1 });
 
@@ -30,7 +31,7 @@ export function AgentsList() {
       ) : (
         <ul className="agents-list">
           {agents.map((agent) => (
-            <li key={agent.key} className={`agent-${agent.state}`}>
+            <li key={agentRow(agent)} className={`agent-${agent.state}`}>
               <button
                 type="button"
                 className="agent-row"

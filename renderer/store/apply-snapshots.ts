@@ -110,7 +110,8 @@ export function applyLeases(state: HeadroomState, providerId: string, leases: Le
   return { leases: { ...state.leases, [providerId]: leases } };
 }
 
-const agentRow = (agent: AgentEntry) => `${agent.key}\u0000${agent.providerId}`;
+/** One row per agent and provider: an agent that runs on two providers has two rows. */
+export const agentRow = (agent: AgentEntry) => `${agent.key}\u0000${agent.providerId}`;
 
 /**
  * SPEC §4 stable order: the host lists running and waiting agents first, but a row that

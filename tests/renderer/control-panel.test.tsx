@@ -143,3 +143,22 @@ test("notifications: a reduction, a used-up window and its reset, an open route;
     "Route opened: openai/http/gpt-5",
   ]);
 });
+
+test("an agent on two providers has a row for each, and each row goes when its provider's does", async () => {
+  const view = renderWindow();
+  await act(async () => view.push("status", { providers: [entry("anthropic", { active: 1 }), entry("openai", { active: 1 })] }));
+  const rows = () => within(screen.getByRole("region", { name: "Agents" })).getAllByRole("button").map((row) => row.textContent);
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args[0]);
+  try {
+    view.push("agents", { agents: [agent("claude"), agent("claude", { providerId: "openai", state: "waiting", position: 1 })] });
+    expect(rows()).toEqual([expect.stringMatching(/anthropic · running/), expect.stringMatching(/openai · waiting #1/)]);
+    view.push("agents", { agents: [agent("claude", { providerId: "openai" })] });
+    expect(rows()).toEqual([expect.stringMatching(/openai · running/)]);
+  } finally {
+    console.error = original;
+  }
+  // Two rows under one React key are a bug React only reports here.
+  expect(errors).toEqual([]);
+});
