@@ -12,6 +12,7 @@ import { formatDuration } from "../../shared/duration";
 import { formatClock } from "../format";
 import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
+import { HoldField } from "./HoldField";
 import { LeaseList } from "./LeaseList";
 import { LoadChart } from "./LoadChart";
 import { PlanMeters } from "./PlanMeters";
@@ -126,9 +127,7 @@ function Settings({ entry }: { entry: ConcurrencyStatusEntry }) {
           return result;
         }}
       />
-      <p className="muted setting-reading">
-        Hold new agents: {config?.holdNewAtPercent === undefined ? "off" : `at ${config.holdNewAtPercent} % of a window`}
-      </p>
+      <HoldField providerId={providerId} percent={config?.holdNewAtPercent} onSaved={setConfig} />
       <ShareSwitch providerId={providerId} shared={entry.shared === true} />
     </>
   );

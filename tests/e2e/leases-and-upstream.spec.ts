@@ -93,3 +93,26 @@ test("a URL is saved only on purpose: half a URL is never sent on blur, Escape r
   await expect.poll(async () => (await host.client.provider("gemini")).upstream).toBe("https://example.com/gemini");
   expect(puts.count).toBe(1);
 });
+
+test("the hold is set in the details: a percent saves on Enter, an empty field turns it off, a wrong one says why", async ({ page, host, openWindow }) => {
+  await host.client.setLimit("anthropic", 2);
+  await openWindow();
+  const details = await openDetails(page, "anthropic");
+  const hold = details.getByRole("spinbutton", { name: "Hold new agents at percent for anthropic" });
+  await expect(hold).toHaveValue("");
+
+  await hold.fill("90");
+  await hold.press("Enter");
+  await expect.poll(async () => (await host.client.provider("anthropic")).holdNewAtPercent).toBe(90);
+  await expect(details.getByText("Hold new agents at (% of a window) · 90 %")).toBeVisible();
+
+  await hold.fill("150");
+  await hold.press("Enter");
+  await expect(hold).toHaveAccessibleDescription(/1 to 100/);
+  expect((await host.client.provider("anthropic")).holdNewAtPercent).toBe(90);
+
+  await hold.fill("");
+  await hold.press("Enter");
+  await expect.poll(async () => (await host.client.provider("anthropic")).holdNewAtPercent).toBeUndefined();
+  await expect(details.getByText("Hold new agents at (% of a window) · off")).toBeVisible();
+});
