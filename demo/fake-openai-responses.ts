@@ -58,6 +58,11 @@ export function responsesBody(model: string, words: string[]): unknown {
 
 /** The SSE frames of a streamed response, each `event: <type>` with a numbered `data`. */
 export function responsesEvents(model: string, words: string[]): string[] {
+  return responsesMessages(model, words).map((data) => `event: ${(JSON.parse(data) as { type: string }).type}\ndata: ${data}\n\n`);
+}
+
+/** The same events as WebSocket messages (Codex's Responses transport): one JSON text each. */
+export function responsesMessages(model: string, words: string[]): string[] {
   const answer: ResponseText = { id: "resp_fake", model, words };
   const text = words.join("");
   const part = { item_id: MESSAGE_ID, output_index: 0, content_index: 0 };
@@ -72,8 +77,5 @@ export function responsesEvents(model: string, words: string[]): string[] {
     { type: "response.output_item.done", output_index: 0, item: message(text, "completed") },
     { type: "response.completed", response: responseObject(answer, "completed") },
   ];
-  return events.map((event, sequence) => {
-    const data = JSON.stringify({ ...event, sequence_number: sequence });
-    return `event: ${String(event.type)}\ndata: ${data}\n\n`;
-  });
+  return events.map((event, sequence) => JSON.stringify({ ...event, sequence_number: sequence }));
 }

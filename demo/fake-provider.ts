@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WebSocketServer } from "ws";
 import { geminiModelOf } from "./fake-gemini";
+import { responsesMessages } from "./fake-openai-responses";
 import { completeBody, dialectOf, errorBody, sendJson, streamBytes, streamEvents, type Dialect, type Endpoint } from "./fake-responses";
 
 export interface FakeProviderOptions {
@@ -259,8 +260,9 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
       req.on("end", () => sendJson(res, 404, errorBody("openai", 404, `no fake endpoint ${req.method} ${path}`)));
     }
   });
-  // WebSocket on /v1/responses: echoes every message; "error429" answers an error event with
-  // status 429, "close" closes normally. A scripted answer refuses the upgrade with its status.
+  // WebSocket on /v1/responses: a `response.create` is answered with the response's events, as
+  // Codex's transport is; "error429" answers an error event with status 429, "close" closes
+  // normally, anything else is echoed. A scripted answer refuses the upgrade with its status.
   const sockets = new WebSocketServer({ noServer: true });
   server.on("upgrade", (req: IncomingMessage, socket, head: Buffer) => {
     fake.stats.requests++;
@@ -281,6 +283,10 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
         if (text === "error429") {
           ws.send(JSON.stringify({ type: "error", status: 429, error: { type: "rate_limit_exceeded", message: "slow down" } }));
         } else if (text === "close") ws.close(1000, "done");
+        else if (text.startsWith('{"type":"response.create"')) {
+          const { model } = JSON.parse(text) as { model?: string };
+          for (const message of responsesMessages(model ?? "fake-gpt", ["Hello", " from", " the", " socket"])) ws.send(message);
+        }
         else ws.send(data, { binary: isBinary });
       });
     });

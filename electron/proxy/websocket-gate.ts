@@ -15,6 +15,8 @@ import { errorBody, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { messageVerdict, verdictOf, type Verdict } from "./upstream-verdict";
 import { mayCarryWindows, usedUpError, WindowObserver } from "./window-observer";
 import { relayMessages } from "./websocket-relay";
+import { WebSocketUsage } from "./websocket-usage";
+import type { AgentIdentity } from "../agents/agent-identity";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
 /** An upstream's refusal of the upgrade is passed on; its body is an error message, never large. */
@@ -103,8 +105,9 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     const usedUp = service.windowRefusal(providerId);
     if (usedUp) return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
     let start: GateStart;
+    let agent: AgentIdentity;
     try {
-      const agent = await requestAgent(service, input.req, input.rideOn);
+      agent = await requestAgent(service, input.req, input.rideOn);
       start = await openGate(service, {
         providerId,
         modelId: "unknown",
@@ -132,6 +135,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     if (socket.destroyed) return end.cancel();
     const settle = (verdict: Verdict) => end.finish(verdict);
 
+    const usage = new WebSocketUsage((answer) => service.countAnswer({ providerId, agent, ...answer }));
     await new Promise<void>((resolve) => {
       let settled = false;
       const finish = (verdict: Verdict) => {
@@ -139,6 +143,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         settled = true;
         live.delete(pair);
         settle(verdict);
+        usage.closed(verdict.lease);
         resolve();
       };
       const headers = headerObject(requestHeaders(input.req, input.target, upstreams.hopId), HANDSHAKE_HEADERS);
@@ -212,6 +217,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
             // In-band (SPEC §6): an error message counts the moment it passes; the close adds nothing.
             const verdict = messageVerdict(text, service.clock.now());
             if (verdict) end.applyNow(verdict);
+            usage.message(text, verdict?.lease);
           });
           client.on("close", (code, reason) => {
             clearTimeout(idle);

@@ -12,8 +12,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-function connect(url: string): WebSocket {
-  const client = new WebSocket(url.replace(/^http/, "ws"), { headers: { authorization: "Bearer sk-test", "openai-beta": "responses_websockets=2026-02-06" } });
+function connect(url: string, headers: Record<string, string> = {}): WebSocket {
+  const client = new WebSocket(url.replace(/^http/, "ws"), { headers: { authorization: "Bearer sk-test", "openai-beta": "responses_websockets=2026-02-06", ...headers } });
   clients.push(client);
   client.on("error", () => {}); // a refused or terminated client reports it here; the tests read events instead
   return client;
@@ -41,7 +41,7 @@ test("an upgrade on /v1/responses waits for a slot, is relayed both ways unchang
   expect(await entry()).toMatchObject({ active: 1, queued: 0 });
   expect(h.fake.stats.lastHeaders).toMatchObject({ authorization: "Bearer sk-test", "openai-beta": "responses_websockets=2026-02-06" });
 
-  const text = JSON.stringify({ type: "response.create", model: "gpt-test", input: "héllo" });
+  const text = JSON.stringify({ type: "conversation.note", text: "héllo" });
   client.send(text);
   const echoed = await nextMessage(client);
   expect(echoed).toEqual({ data: Buffer.from(text), isBinary: false });
@@ -104,4 +104,36 @@ test("the upstream closing ends the client's connection and frees the slot", asy
   client.send("close");
   expect(await closed(client)).toBe(1000);
   await eventually(async () => expect(await entry()).toMatchObject({ active: 0 }));
+});
+
+test("each response on one socket is one request with its own model and usage, as Codex keeps its socket for many turns", async () => {
+  h = await startProxyHarness({ limit: 1, providerId: "openai" });
+  const client = connect(`${h.base}/v1/responses`, { "x-headroom-agent": "codex-ws" });
+  await opened(client);
+  const completed = () =>
+    new Promise<void>((resolve) => {
+      const onMessage = (data: Buffer) => {
+        if (!data.toString().includes('"response.completed"')) return;
+        client.off("message", onMessage);
+        resolve();
+      };
+      client.on("message", onMessage);
+    });
+  for (const model of ["gpt-a", "gpt-b"]) {
+    const done = completed();
+    client.send(JSON.stringify({ type: "response.create", model, input: "hi" }));
+    await done;
+  }
+  // Counted as each response completes, while the socket is still open.
+  await eventually(async () =>
+    expect((await h!.client.usage({ by: "model" })).rows.map((row) => [row.model, row.requests, row.tokens])).toEqual([
+      ["gpt-a", 1, { input: 10, output: 4, cacheRead: 0, cacheWrite: 0 }],
+      ["gpt-b", 1, { input: 10, output: 4, cacheRead: 0, cacheWrite: 0 }],
+    ]),
+  );
+  client.close(1000);
+  await closed(client);
+  await eventually(async () => expect(await entry()).toMatchObject({ active: 0 }));
+  // The close adds no third request.
+  expect((await h.client.usage()).rows).toEqual([{ agent: "codex-ws", requests: 2, rateLimited: 0, errors: 0, tokens: { input: 20, output: 8, cacheRead: 0, cacheWrite: 0 } }]);
 });
