@@ -1,4 +1,4 @@
-// Builds the window once for both hosts: Electron loads it from file:// and `npm run serve`
+// Builds the window once for both hosts: Electron loads it from app://headroom and `npm run serve`
 // serves it over http, so every asset path is relative (base './').
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";

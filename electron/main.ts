@@ -9,6 +9,7 @@ import { createAlertTracker } from "./shell/alerts";
 import { startAppHost } from "./shell/app-host";
 import { pinIdentity } from "./shell/app-identity";
 import { shellPaths } from "./shell/app-paths";
+import { declareAppScheme, serveAppScheme } from "./shell/app-protocol";
 import { claimSingleInstance, followPlatformWindowRules, quitOnSignals, stopBeforeQuit } from "./shell/lifecycle";
 import { createWindowKeeper } from "./shell/main-window";
 import { createNotifier } from "./shell/notifier";
@@ -17,9 +18,11 @@ import { createTray } from "./shell/tray";
 
 const log = (message: string, detail?: unknown) => console.error(`[headroom] ${message}`, detail ?? "");
 
-// 1. Name and data folder, before anything reads userData (the instance lock does).
+// 1. Name and data folder, before anything reads userData (the instance lock does); the
+//    window's app:// scheme, which Chromium accepts only before ready.
 const paths = shellPaths(import.meta.url);
 const dataDir = pinIdentity(app, process.env);
+declareAppScheme();
 const windows = createWindowKeeper(paths, log);
 
 // 2. One instance per data folder: a second launch brings the first one's window forward.
@@ -33,9 +36,11 @@ if (claimSingleInstance(app, () => void app.whenReady().then(() => windows.show(
 }
 
 async function main(): Promise<void> {
-  // 3. Security for every web contents, before any exists.
+  // 3. Security for every web contents, before any exists; once ready, app://headroom serves
+  //    the built window's folder and nothing else.
   hardenAllWebContents(app, { appUrl: paths.appUrl, openExternal: (url) => shell.openExternal(url), log });
   await app.whenReady();
+  serveAppScheme(paths.rendererDir);
   denyPermissions(session.defaultSession, paths.appUrl);
 
   // 4. The host: lock, settings (electron-store), service, the loopback API and the proxy for agents.

@@ -1,18 +1,8 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { extname, join, normalize, sep } from "node:path";
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".json": "application/json; charset=utf-8",
-  ".woff2": "font/woff2",
-};
+import { join, normalize, sep } from "node:path";
+import { contentTypeOf } from "../host/content-types";
 
 /** Serves the built window; unknown paths fall back to index.html. false when nothing fits. */
 export async function serveStatic(root: string, pathname: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -22,7 +12,7 @@ export async function serveStatic(root: string, pathname: string, req: IncomingM
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) continue;
     res.writeHead(200, {
-      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "content-type": contentTypeOf(file),
       "content-length": info.size,
       "cache-control": file.endsWith("index.html") ? "no-store" : "public, max-age=3600",
       "x-content-type-options": "nosniff",

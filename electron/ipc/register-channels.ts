@@ -21,7 +21,7 @@ export interface ChannelOptions<E extends SenderEvent> {
   table: ChannelTable;
   /** The main window's main frame now, or undefined when there is no live window. */
   mainFrame: () => FrameLike | undefined;
-  /** The document the window must be showing (file:// of dist/renderer/index.html). */
+  /** The document the window must be showing (app://headroom/index.html). */
   appUrl: string;
   log?: (message: string, detail?: unknown) => void;
 }

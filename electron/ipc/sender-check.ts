@@ -1,6 +1,6 @@
 // Who may call the main process: only the main frame of our one window, showing our own page.
 // A subframe, another window, or our window after it somehow reached another document (a
-// navigation we failed to stop, a file:// page beside ours) is refused (VS Code's
+// navigation we failed to stop, another app:// path, any file:// page) is refused (VS Code's
 // ValidatedIpcMain and Electron's security checklist, item 17).
 
 /** The part of Electron's WebFrameMain the check reads. */
@@ -33,31 +33,21 @@ function sameFrame(a: FrameLike, b: FrameLike): boolean {
   );
 }
 
-/** The same document as appUrl: same scheme, host and path; the fragment is the page's own business. */
+/**
+ * The same document as appUrl (app://headroom/index.html): scheme, host, credentials, port,
+ * path and query all equal; only the fragment, the page's own routing, may differ.
+ */
 export function isAppDocument(url: string, appUrl: string): boolean {
-  const actual = parse(url);
-  const expected = parse(appUrl);
-  if (!actual || !expected) return false;
-  return (
-    actual.protocol === expected.protocol &&
-    actual.host === expected.host &&
-    actual.search === expected.search &&
-    samePath(actual.pathname, expected.pathname)
-  );
+  const actual = withoutFragment(url);
+  return actual !== undefined && actual === withoutFragment(appUrl);
 }
 
-function parse(url: string): URL | undefined {
+function withoutFragment(url: string): string | undefined {
   try {
-    return new URL(url);
+    const parsed = new URL(url);
+    parsed.hash = "";
+    return parsed.href;
   } catch {
     return undefined;
   }
-}
-
-// Windows paths are case-insensitive and Chromium may spell the drive letter either way.
-function samePath(a: string, b: string): boolean {
-  const decodedA = decodeURIComponent(a);
-  const decodedB = decodeURIComponent(b);
-  if (/^\/[A-Za-z]:\//.test(decodedB)) return decodedA.toLowerCase() === decodedB.toLowerCase();
-  return decodedA === decodedB;
 }

@@ -1,7 +1,6 @@
 // The loopback API and the gating proxy run for as long as the app does, so agents reach it while the window is
 // open. A host that cannot start (another one owns the folder, the port is taken) is reported
 // in a dialog a person can act on, not a stack trace in a terminal they may not have.
-import path from "node:path";
 import { dialog } from "electron";
 import { HostStartError } from "../host/host-start-error";
 import { startHost, type RunningHost } from "../host/start-host";
@@ -28,7 +27,7 @@ export async function startAppHost({ dataDir, version, paths, log }: AppHostOpti
       proxyPort: portFromEnv(process.env, "HEADROOM_PROXY_PORT", DEFAULT_PROXY_PORT),
       settingsBackend: electronStoreBackend,
       // The same window is served to browsers too, for a look from another machine over SSH.
-      staticDir: path.dirname(paths.rendererIndex),
+      staticDir: paths.rendererDir,
       log,
     });
   } catch (error) {

@@ -1,10 +1,12 @@
 // Where the shell's files sit once built: main.js, preload.cjs and icon.png in dist/electron,
 // the window in dist/renderer. Derived from main.js's own URL so it holds inside an asar too.
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { APP_URL } from "./app-scheme";
 
 export interface ShellPaths {
-  rendererIndex: string;
+  /** The built window's folder: the only files app:// serves (and `serve` over http). */
+  rendererDir: string;
   /** The only document the window may show and the only one whose main frame may call IPC. */
   appUrl: string;
   preload: string;
@@ -13,10 +15,9 @@ export interface ShellPaths {
 
 export function shellPaths(mainModuleUrl: string): ShellPaths {
   const here = path.dirname(fileURLToPath(mainModuleUrl));
-  const rendererIndex = path.join(here, "..", "renderer", "index.html");
   return {
-    rendererIndex,
-    appUrl: pathToFileURL(rendererIndex).href,
+    rendererDir: path.join(here, "..", "renderer"),
+    appUrl: APP_URL,
     preload: path.join(here, "preload.cjs"),
     icon: path.join(here, "icon.png"),
   };

@@ -45,7 +45,7 @@ export function createWindowKeeper(paths: ShellPaths, log: (message: string, det
     win.on("closed", () => {
       if (current === win) current = undefined;
     });
-    win.loadFile(paths.rendererIndex).catch((error: unknown) => log(`Could not load ${paths.rendererIndex}`, error));
+    win.loadURL(paths.appUrl).catch((error: unknown) => log(`Could not load ${paths.appUrl}`, error));
     return win;
   };
 

@@ -14,6 +14,7 @@ import { createChannelTable } from "../../electron/ipc/channel-table";
 import { buildDesktopApi, ipcTransport, type IpcRendererLike } from "../../electron/ipc/preload-api";
 import { registerChannels, type IpcRegistry } from "../../electron/ipc/register-channels";
 import type { FrameLike } from "../../electron/ipc/sender-check";
+import { APP_URL } from "../../electron/shell/app-scheme";
 import { HeadroomService } from "../../electron/service/headroom-service";
 import { startSnapshotFeed, PUSH_WINDOW_MS } from "../../electron/service/snapshot-feed";
 import { openSettings } from "../../electron/settings/settings-store";
@@ -25,7 +26,7 @@ import { createHeadroomStore } from "../../renderer/store/headroom-store";
 import { createIntents } from "../../renderer/store/intents";
 import { createFakeClock, type FakeClock } from "../support/fake-clock";
 
-const appUrl = "file:///opt/Headroom/dist/renderer/index.html";
+const appUrl = APP_URL;
 
 type SenderEvent = { senderFrame: FrameLike | null };
 

@@ -9,6 +9,7 @@ import { createChannelTable, type ChannelTable } from "../../../electron/ipc/cha
 import { answer } from "../../../electron/ipc/ipc-result";
 import { registerChannels, type IpcRegistry } from "../../../electron/ipc/register-channels";
 import type { FrameLike } from "../../../electron/ipc/sender-check";
+import { APP_URL } from "../../../electron/shell/app-scheme";
 import { HeadroomService } from "../../../electron/service/headroom-service";
 import { openSettings, type SettingsStore } from "../../../electron/settings/settings-store";
 import { createFakeClock } from "../../support/fake-clock";
@@ -188,7 +189,7 @@ describe("errors cross as results, never as throws", () => {
 
 describe("registerChannels: the only way handlers are registered", () => {
   type Event = { senderFrame: FrameLike | null };
-  const appUrl = "file:///opt/Headroom/dist/renderer/index.html";
+  const appUrl = APP_URL;
 
   function fakeIpcMain() {
     const handlers = new Map<string, (event: Event, ...args: unknown[]) => unknown>();

@@ -3,23 +3,23 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import { isAppDocument } from "../../../electron/ipc/sender-check";
 import { DEFAULT_API_PORT as DEFAULT_PORT } from "../../../electron/host/ports";
 import { pinIdentity, portFromEnv } from "../../../electron/shell/app-identity";
 import { shellPaths } from "../../../electron/shell/app-paths";
+import { APP_URL } from "../../../electron/shell/app-scheme";
 import { externalLink, mayGrantPermission, mayNavigate } from "../../../electron/shell/navigation-policy";
 import { trayText } from "../../../electron/shell/tray-text";
 import type { ConcurrencyStatusEntry } from "../../../shared/types";
 import { statusEntry } from "../../support/status-entry";
 
 describe("paths of the built app", () => {
-  test("preload, icon and window sit beside and above main.js; appUrl is the window's file URL", () => {
+  test("preload, icon and window sit beside and above main.js; the window is app://headroom/index.html", () => {
     const main = pathToFileURL(path.resolve("/opt/Headroom/resources/app.asar/dist/electron/main.js")).href;
     const paths = shellPaths(main);
     expect(paths.preload).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/electron/preload.cjs"));
     expect(paths.icon).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/electron/icon.png"));
-    expect(paths.rendererIndex).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/renderer/index.html"));
-    expect(isAppDocument(paths.appUrl, pathToFileURL(paths.rendererIndex).href)).toBe(true);
+    expect(paths.rendererDir).toBe(path.resolve("/opt/Headroom/resources/app.asar/dist/renderer"));
+    expect(paths.appUrl).toBe("app://headroom/index.html");
   });
 });
 
@@ -60,12 +60,25 @@ describe("identity and ports", () => {
 });
 
 describe("navigation", () => {
-  const appUrl = "file:///opt/Headroom/dist/renderer/index.html";
+  const appUrl = APP_URL;
 
-  test("only our own document may load in the window", () => {
+  test("only our own document may load in the window: app://headroom/index.html, any fragment", () => {
     expect(mayNavigate(`${appUrl}#/routes`, appUrl)).toBe(true);
-    expect(mayNavigate("https://example.com/", appUrl)).toBe(false);
-    expect(mayNavigate("file:///etc/passwd", appUrl)).toBe(false);
+    for (const url of [
+      "https://example.com/",
+      "file:///etc/passwd",
+      "file:///opt/Headroom/resources/app.asar/dist/renderer/index.html",
+      "app://headroom/other.html",
+      "app://evil/index.html",
+      "app://headroom.evil/index.html",
+      "app://headroom:8080/index.html",
+      "app://me@headroom/index.html",
+      "app://headroom/index.html?next=https://example.com/",
+      "http://headroom/index.html",
+      "javascript:alert(1)",
+    ]) {
+      expect(mayNavigate(url, appUrl), url).toBe(false);
+    }
   });
 
   test("the window may copy to the clipboard and nothing else: every other permission is refused", () => {
