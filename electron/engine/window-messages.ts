@@ -1,7 +1,7 @@
 // The sentences plan windows show people (SPEC §8): pause reasons, wait reasons, history.
 // Times are the host's local clock time, as the user reads them next to their own clock.
 
-const LABELS: Record<string, string> = { "5h": "5-hour", "7d": "weekly", primary: "primary", secondary: "secondary" };
+const LABELS: Record<string, string> = { "5h": "5-hour", "7d": "weekly", primary: "primary", secondary: "secondary", day: "per-day" };
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
 /** `5h` → `5-hour window`; a Codex window with a known length reads as its length. */

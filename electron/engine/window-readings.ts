@@ -1,10 +1,12 @@
 // Plan windows as the providers tell them (SPEC §8): Anthropic's `anthropic-ratelimit-unified-*`
-// headers, Codex's `x-codex-*` headers and in-band `codex.rate_limits` event, and a Codex 429
-// whose body says `usage_limit_reached`. None of these is documented by its vendor and they
-// change (sources in docs/windows.md), so everything here is defensive: a value that does not
-// parse is left out, never an error, and names that do not fit are dropped. Pure: `now` is a
-// parameter.
+// headers, Codex's `x-codex-*` headers and in-band `codex.rate_limits` event, a Codex 429
+// whose body says `usage_limit_reached`, and a Gemini error naming a per-day quota. None of
+// these is documented by its vendor and they change (sources in docs/windows.md), so
+// everything here is defensive: a value that does not parse is left out, never an error, and
+// names that do not fit are dropped. Pure: `now` is a parameter.
+import { googleErrorOf, isPerDayQuota } from "../../shared/google-rpc-error";
 import type { PlanWindow, WindowStatus } from "../../shared/types";
+import { pacificDay } from "./pacific-day";
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -247,6 +249,29 @@ export function readUsageLimitRefusal(body: unknown, headers: WindowReading | un
   const resetsAt = epochSeconds(error.resets_at, now) ?? secondsFromNow(error.resets_in_seconds, now) ?? accountFull?.resetsAt;
   const name = accountFull?.name ?? "primary";
   return { windows, usedUp: resetsAt === undefined ? { name } : { name, resetsAt } };
+}
+
+// ── Gemini ───────────────────────────────────────────────────────────────────
+
+/**
+ * Google may let the quota back a little after midnight: a per-day refusal this soon after it
+ * is the reset lagging, so the provider tries again in a minute rather than tomorrow.
+ */
+const LATE_RESET_MS = 10 * 60_000;
+const LATE_RESET_RETRY_MS = 60_000;
+
+/**
+ * A Gemini error (a 429's body or an error chunk inside a stream) whose google.rpc.QuotaFailure
+ * names a per-day quota (`quotaId` with `PerDay` or `Daily`): the `day` window, used up until the
+ * next midnight Pacific time. A per-minute quota is no window: its RetryInfo wait is the 429's.
+ */
+export function readGeminiDayRefusal(body: unknown, now: number): WindowReading | undefined {
+  const error = googleErrorOf(body);
+  if (!error || (error.code !== 429 && error.status !== "RESOURCE_EXHAUSTED") || !isPerDayQuota(error)) return undefined;
+  const { nextMidnight, sinceMidnightMs } = pacificDay(now);
+  const resetsAt = sinceMidnightMs < LATE_RESET_MS ? now + LATE_RESET_RETRY_MS : nextMidnight;
+  const day: WindowSighting = { name: "day", usedPercent: 100, status: "rejected", resetsAt, seenAt: now, scoped: false };
+  return { windows: [day], usedUp: { name: "day", resetsAt } };
 }
 
 /** Every window reading in one response's headers (names in lower case, as Node gives them). */

@@ -135,7 +135,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
     chunk(chunk: Buffer) {
       errorAnswer?.add(chunk);
       usage.feed(chunk);
-      if (!scanning) return windows.chunk(chunk);
+      if (!scanning) return;
       // Fed to the end even after an error: later events may still carry plan windows.
       const before = scanner.error;
       scanner.feed(chunk);
@@ -146,8 +146,9 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
   return new Promise<void>((resolve, reject) => {
     try {
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
-        windows.end();
-        const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorAnswer?.text());
+        const errorText = errorAnswer?.text();
+        windows.end(errorText);
+        const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
         end.finish(verdict);
         const tokens = usage.usage;
         service.countAnswer({ providerId, ...who, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });

@@ -72,7 +72,10 @@ export class StreamErrorScanner {
   private event = "";
   private found: StreamError | undefined;
 
-  /** `windows` hears every `codex.rate_limits` event of the stream (SPEC §8). */
+  /**
+   * `windows` hears every `codex.rate_limits` event of the stream and every error, before the
+   * error is counted (SPEC §8: an error may be a window's refusal, e.g. Gemini's per-day quota).
+   */
   constructor(private readonly windows?: (data: unknown) => void) {}
 
   /** The first error seen, if any. */
@@ -124,7 +127,10 @@ export class StreamErrorScanner {
     } catch {
       return;
     }
-    if (data) this.found = errorInPayload(data, this.event);
+    const found = data && errorInPayload(data, this.event);
+    if (!found) return;
+    this.windows?.(data);
+    this.found = found;
   }
 
   private rateLimits(payload: string): void {

@@ -7,6 +7,7 @@ import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer } from "ws";
 import type { HeadroomService } from "../service/headroom-service";
 import { ServiceError } from "../service/service-error";
+import { ErrorAnswer } from "./error-answer";
 import { requestHeaders, responseHeaders } from "./forward-headers";
 import { requestAgent } from "./request-agent";
 import type { Upstreams } from "./forward";
@@ -172,8 +173,9 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         response.on("end", () => {
           const status = response.statusCode ?? 502;
           windows.head(status, response.headers);
-          for (const chunk of chunks) windows.chunk(chunk);
-          windows.end();
+          const refusal = new ErrorAnswer(response.headers["content-encoding"]);
+          for (const chunk of chunks) refusal.add(chunk);
+          windows.end(refusal.text());
           const passed = headerObject(responseHeaders(response), ["content-length"]);
           writeHead(socket, status, passed, Buffer.concat(chunks));
           request.destroy();

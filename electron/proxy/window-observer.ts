@@ -1,19 +1,23 @@
 // What the proxy tells the service about plan windows (SPEC §8), read as an exchange passes:
 // the answer's headers (at once, so a probe's success counts when its answer starts), a 429's
-// small body (`usage_limit_reached`), and `codex.rate_limits` events inside an SSE stream or
-// on a WebSocket. Never in the way: nothing is buffered beyond a 429's first 64 KiB, and
-// nothing here can fail a request.
+// small body (Codex's `usage_limit_reached`, Gemini's per-day QuotaFailure), and in-band
+// messages (`codex.rate_limits` in an SSE stream or on a WebSocket, and a refusal inside a stream).
+// Never in the way: the 429's body is the start its caller kept (decoded), and nothing here
+// can fail a request.
 import type { IncomingHttpHeaders } from "node:http";
-import { readCodexRateLimitsEvent, readUsageLimitRefusal, readWindowHeaders, type WindowReading } from "../engine/window-readings";
+import {
+  readCodexRateLimitsEvent,
+  readGeminiDayRefusal,
+  readUsageLimitRefusal,
+  readWindowHeaders,
+  type WindowReading,
+} from "../engine/window-readings";
 import type { HeadroomService } from "../service/headroom-service";
 import type { ErrorFlavor, ProxyError } from "./proxy-errors";
 
-const MAX_REFUSAL_BODY = 64 * 1024;
-
 export class WindowObserver {
   private headers: WindowReading | undefined;
-  private refusal: Buffer[] | undefined;
-  private size = 0;
+  private refused = false;
 
   constructor(
     private readonly service: HeadroomService,
@@ -23,34 +27,34 @@ export class WindowObserver {
   /** The answer's status line and headers arrived; a 429's verdict waits for its body. */
   head(status: number, headers: IncomingHttpHeaders): void {
     this.headers = readWindowHeaders(headers, this.service.clock.now());
-    if (status === 429) this.refusal = [];
-    else if (this.headers) this.service.noteWindows(this.providerId, this.headers);
-  }
-
-  chunk(chunk: Buffer): void {
-    if (!this.refusal || this.size >= MAX_REFUSAL_BODY) return;
-    this.refusal.push(chunk);
-    this.size += chunk.length;
+    this.refused = status === 429;
+    if (!this.refused && this.headers) this.service.noteWindows(this.providerId, this.headers);
   }
 
   /** An in-band message (an SSE `data:` payload or a WebSocket message), already parsed. */
   event(data: unknown): void {
     const now = this.service.clock.now();
-    const reading = readCodexRateLimitsEvent(data, now) ?? readUsageLimitRefusal(data, this.headers, now);
+    const reading =
+      readCodexRateLimitsEvent(data, now) ?? readUsageLimitRefusal(data, this.headers, now) ?? readGeminiDayRefusal(data, now);
     if (reading) this.service.noteWindows(this.providerId, reading);
   }
 
-  /** The answer ended: a 429 is told with what its body says, before its release. */
-  end(): void {
-    if (!this.refusal) return;
+  /**
+   * The answer ended: a 429 is told with what its body says, before its release, so the
+   * release already finds the window pause and adds no 429 backoff. `text`: the start of the
+   * body, decoded from its content-encoding (undefined when it could not be).
+   */
+  end(text: string | undefined): void {
+    if (!this.refused) return;
+    this.refused = false;
     let body: unknown;
     try {
-      body = JSON.parse(Buffer.concat(this.refusal).toString("utf8"));
+      body = text === undefined ? undefined : JSON.parse(text);
     } catch {
       body = undefined;
     }
-    this.refusal = undefined;
-    const reading = readUsageLimitRefusal(body, this.headers, this.service.clock.now()) ?? this.headers;
+    const now = this.service.clock.now();
+    const reading = readUsageLimitRefusal(body, this.headers, now) ?? readGeminiDayRefusal(body, now) ?? this.headers;
     if (reading) this.service.noteWindows(this.providerId, reading);
   }
 }

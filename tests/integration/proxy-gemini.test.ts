@@ -7,7 +7,7 @@ import { request } from "node:http";
 import { afterEach, expect, test } from "vitest";
 import { googleErrorBody } from "../../demo/fake-gemini";
 import { eventually } from "../support/test-host";
-import { openRequest, post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
+import { post, startProxyHarness, streamUntil, type ProxyHarness } from "../support/proxy-harness";
 
 let h: ProxyHarness | undefined;
 afterEach(async () => {
@@ -120,15 +120,11 @@ test("an error chunk inside a Gemini stream pauses the provider the moment it pa
   h = await startProxyHarness({ limit: 3, providerId: "gemini" });
   const error = `data: ${JSON.stringify(googleErrorBody(429, "quota", "2s"))}\r\n\r\n`;
   h.fake.script({ status: 200, stream: ['data: {"candidates":[{"content":{"parts":[{"text":"h"}]}}]}\r\n\r\n', error], stallAfterStream: true });
-  const opened = openRequest(`${h.base}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, contents);
-  const response = await opened.response;
-  let seen = "";
-  response.on("data", (chunk) => (seen += String(chunk)));
-  await eventually(() => expect(seen).toContain("RESOURCE_EXHAUSTED"));
+  const stream = await streamUntil(`${h.base}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, contents, "RESOURCE_EXHAUSTED");
   // Paused while the stream is still open, for the chunk's own retryDelay, the limit lowered once.
   await eventually(async () => expect(await entry(h!)).toMatchObject({ paused: true, active: 1, limit: 2 }));
   expect((await entry(h)).pausedUntil! - Date.now()).toBeLessThanOrEqual(2_000);
-  opened.req.destroy();
+  stream.destroy();
   await eventually(async () => expect(await entry(h!)).toMatchObject({ active: 0, limit: 2 }));
   const kinds = (await h.client.history()).events.filter((e) => e.kind === "rate_limited");
   expect(kinds).toHaveLength(1);

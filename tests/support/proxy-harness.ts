@@ -60,6 +60,20 @@ export function openRequest(url: string, body: unknown, headers: Record<string, 
   return { req, response };
 }
 
+/** Opens a streamed request and resolves once `marker` has reached the client; the request stays open. */
+export async function streamUntil(url: string, body: unknown, marker: string): Promise<ClientRequest> {
+  const opened = openRequest(url, body);
+  const response = await opened.response;
+  let seen = "";
+  await new Promise<void>((resolve) =>
+    response.on("data", (chunk) => {
+      seen += String(chunk);
+      if (seen.includes(marker)) resolve();
+    }),
+  );
+  return opened.req;
+}
+
 export interface Answer {
   status: number;
   headers: Headers;
