@@ -136,7 +136,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
       errorAnswer?.add(chunk);
       usage.feed(chunk);
       if (!scanning) return;
-      // Fed to the end even after an error: later events may still carry plan windows.
+      // The scanner stops at the first error: after it the stream is ending, and what it said counts.
       const before = scanner.error;
       scanner.feed(chunk);
       // In-band: it counts the moment it passes, and the stream's end adds nothing more.
