@@ -51,6 +51,7 @@ export type PlanWindow = Static<typeof PlanWindow>;
 
 /** SPEC §4: proxied requests that failed for want of a working upstream, over the last 10 minutes. */
 const UpstreamFailures = Type.Object({ count: Count, lastError: Words, lastAt: At });
+export type UpstreamFailures = Static<typeof UpstreamFailures>;
 
 export const ConcurrencyStatusEntry = Type.Object({
   providerId: Words,

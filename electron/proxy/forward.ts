@@ -5,12 +5,16 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { requestHeaders, responseHeaders } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { DEFAULT_BODY_TIMEOUT_MS, MAX_PROXY_BODY_BYTES, refuseBody, tooLargeError } from "./request-body";
+import { unreachedBy } from "./upstream-notes";
 
-/** How an exchange ended, for the gating decision. `status` is set once upstream answered. */
+/**
+ * How an exchange ended, for the gating decision. `status` is set once upstream answered;
+ * `unreached` says why it never could (SPEC §4 `upstreamFailures`).
+ */
 export type ForwardEnd =
   | { kind: "completed"; status: number; headers: IncomingHttpHeaders }
   | { kind: "client_gone"; status?: number; headers?: IncomingHttpHeaders }
-  | { kind: "upstream_error"; status?: number; timedOut: boolean; detail: string };
+  | { kind: "upstream_error"; status?: number; timedOut: boolean; detail: string; unreached?: string };
 
 export interface Upstreams {
   http: HttpAgent;
@@ -95,7 +99,8 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
       code: failure.timedOut ? "upstream_timeout" : "upstream_unreachable",
       message: `${failure.detail}. The request was not answered by the provider.`,
     });
-    end({ kind: "upstream_error", ...failure });
+    const unreached = failure.timedOut ? undefined : unreachedBy(error, target);
+    end({ kind: "upstream_error", ...failure, ...(unreached === undefined ? {} : { unreached }) });
   });
 
   outbound.on("response", (incoming) => {

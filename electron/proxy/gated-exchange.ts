@@ -17,7 +17,7 @@ import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { modelOf, readGatedBody, refuseBody, type BodyBudget } from "./request-body";
 import { StreamErrorScanner } from "./stream-errors";
 import { requestAgent } from "./request-agent";
-import { noteUpstreamLimits } from "./upstream-limits-note";
+import { noteAnswerHead, noteUnreached } from "./upstream-notes";
 import { ErrorAnswer } from "./error-answer";
 import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
 import { usedUpError, WindowObserver } from "./window-observer";
@@ -126,7 +126,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
   let errorAnswer: ErrorAnswer | undefined;
   const observe = {
     head(incoming: IncomingMessage) {
-      noteUpstreamLimits(service, providerId, incoming);
+      noteAnswerHead(service, providerId, incoming);
       const status = incoming.statusCode ?? 0;
       windows.head(status, incoming.headers);
       scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
@@ -148,6 +148,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
       forward(input.upstreams, { ...input, body, observe }, (ending) => {
         const errorText = errorAnswer?.text();
         windows.end(errorText);
+        noteUnreached(service, providerId, ending);
         const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
         end.finish(verdict);
         const tokens = usage.usage;

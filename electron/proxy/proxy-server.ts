@@ -12,7 +12,7 @@ import { gatedExchange } from "./gated-exchange";
 import { flavorOf, flavorOfRawUrl, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { isGatedUpgrade, isGeneration, parseProxyPath, upstreamUrl, type ProxyTarget } from "./proxy-paths";
 import { BodyBudget, declaresTooLarge, DEFAULT_BODY_TIMEOUT_MS, refuseBody, tooLargeError } from "./request-body";
-import { noteUpstreamLimits } from "./upstream-limits-note";
+import { NO_UPSTREAM, noteAnswerHead, noteUnreached } from "./upstream-notes";
 import { createWebSocketGate, DEFAULT_WEBSOCKET_IDLE_MS } from "./websocket-gate";
 
 /** SPEC §1 `responseTimeoutMs` default: the proxy notices a hang before the SDKs' own 600 s. */
@@ -178,6 +178,7 @@ function admissible(
   }
   const upstream = service.providerConfig({ providerId }).upstream;
   if (upstream === undefined) {
+    service.noteUpstreamFailure(providerId, NO_UPSTREAM);
     refuse(flavor, {
       status: 502,
       code: "no_upstream",
@@ -221,8 +222,11 @@ async function handle(
     await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, bodies, bodyTimeoutMs, ...rideOf(req, target), ...(pathModel ? { pathModel } : {}) });
     return;
   }
-  const observe = { head: (incoming: IncomingMessage) => noteUpstreamLimits(service, providerId, incoming), chunk: () => {} };
+  const observe = { head: (incoming: IncomingMessage) => noteAnswerHead(service, providerId, incoming), chunk: () => {} };
   await new Promise<void>((resolve) =>
-    forward(upstreams, { req, res, target: url, flavor, label, timeoutMs, observe }, () => resolve()),
+    forward(upstreams, { req, res, target: url, flavor, label, timeoutMs, observe }, (end) => {
+      noteUnreached(service, providerId, end);
+      resolve();
+    }),
   );
 }

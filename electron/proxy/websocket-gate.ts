@@ -18,6 +18,7 @@ import { mayCarryWindows, usedUpError, WindowObserver } from "./window-observer"
 import { relayMessages } from "./websocket-relay";
 import { WebSocketUsage } from "./websocket-usage";
 import type { AgentIdentity } from "../agents/agent-identity";
+import { noteIfLoop, unreachedBy } from "./upstream-notes";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
 /** An upstream's refusal of the upgrade is passed on; its body is an error message, never large. */
@@ -172,6 +173,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
         });
         response.on("end", () => {
           const status = response.statusCode ?? 502;
+          noteIfLoop(service, providerId, status, response.headers);
           windows.head(status, response.headers);
           const refusal = new ErrorAnswer(response.headers["content-encoding"]);
           for (const chunk of chunks) refusal.add(chunk);
@@ -185,6 +187,8 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
       upstream.on("error", (error) => {
         if (pair.client) return; // after the handshake, "close" reports it
         const timedOut = /timed out/i.test(error.message);
+        const unreached = timedOut ? undefined : unreachedBy(error, input.target);
+        if (unreached !== undefined) service.noteUpstreamFailure(providerId, unreached);
         refuse(socket, flavor, {
           status: timedOut ? 504 : 502,
           code: timedOut ? "upstream_timeout" : "upstream_unreachable",

@@ -1,7 +1,8 @@
 // The one object every transport calls: it composes the engine with settings, persistence,
 // history and change notification, so HTTP, IPC, the CLI and the proxy all behave the same.
-// The operations live in the modules it composes (provider views and settings, leases, routes);
-// the closing guard, the saving guard, the history and the change feed stay here, shared by all.
+// The operations live in the modules it composes (provider views and settings, leases, routes,
+// agents, what the proxy reads from upstreams), which all report to one history and change feed
+// (service-events.ts); the closing guard and the saving guard stay here, shared by all.
 import { tame } from "../../shared/tame";
 import { dirname } from "node:path";
 import type { AgentsView, UsageView } from "../../shared/agents";
@@ -31,14 +32,12 @@ import type { Clock } from "../engine/clock";
 import type { AgentIdentity } from "../agents/agent-identity";
 import type { UsageProbe } from "../engine/pool-types";
 import type { WindowReading } from "../engine/window-readings";
-import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-limits";
+import type { ResponseHeaders } from "../engine/upstream-limits";
 import type { SettingsStore } from "../settings/settings-store";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
-import { HistoryLog } from "./history-log";
-import { HubBreakers } from "./hub-breakers";
 import { LeaseService, type AcquireInput } from "./lease-service";
 import { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
@@ -48,7 +47,9 @@ import { ProviderViews } from "./provider-views";
 import { RouteService, type RouteAnswer, type RouteRun, type RouteVerdict } from "./route-service";
 import { shuttingDown } from "./service-error";
 import { SeriesSampler } from "./series-sampler";
+import { ServiceEvents } from "./service-events";
 import { SettingsWriter } from "./settings-writer";
+import { UpstreamReadings } from "./upstream-readings";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -79,14 +80,13 @@ export class HeadroomService implements OperationService {
   private readonly settings: ProviderSettingsService;
   private readonly leaseService: LeaseService;
   private readonly routeService: RouteService;
-  private readonly history = new HistoryLog();
-  private readonly listeners = new Set<(topic: SnapshotTopic) => void>();
+  private readonly events: ServiceEvents;
   private closed = false;
   private readonly sampler: SeriesSampler;
   private readonly meter: ServiceMetrics;
   private readonly stopWatchingRedis: (() => void) | undefined;
-  private readonly hubBreakers: HubBreakers | undefined;
   private readonly agentBook: AgentsService;
+  private readonly upstream: UpstreamReadings;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -97,34 +97,28 @@ export class HeadroomService implements OperationService {
       isShared: (providerId) => this.providers.get(providerId)?.pool.status().shared === true,
       redis: () => options.hub?.state(),
     });
+    this.events = new ServiceEvents(options.clock, (event) => this.meter.recorded(event));
+    const { emit, record } = this.events;
     this.agentBook = new AgentsService({
       clock: options.clock,
       dataDir: dirname(options.store.path),
       ...(options.usageWriteMs === undefined ? {} : { writeEveryMs: options.usageWriteMs }),
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
-      onChange: () => this.emit("agents"),
+      onChange: () => emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
     });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
-    // With Redis, a shared provider's routes are judged there (SPEC §7); a test may bring its own.
-    this.hubBreakers = options.hub
-      ? new HubBreakers({
-          hub: options.hub,
-          clock: options.clock,
-          isShared: (providerId) => this.providers.get(providerId)?.options.shared === true,
-          onError: (error) => options.log?.("A shared provider's route breaker failed", error),
-        })
-      : undefined;
-    const sharedBreakerOf = options.sharedBreakerOf ?? this.hubBreakers?.of;
     this.routeService = new RouteService({
       clock: options.clock,
       settings: data.routes,
       writer,
-      onChange: () => this.emit("routes"),
-      onEvent: (event) => this.record(event),
+      onChange: () => emit("routes"),
+      onEvent: record,
       assertOpen: () => this.assertOpen(),
-      ...(sharedBreakerOf ? { sharedBreakerOf } : {}),
+      isShared: (providerId) => this.providers.get(providerId)?.options.shared === true,
+      ...(options.sharedBreakerOf ? { sharedBreakerOf: options.sharedBreakerOf } : {}),
+      ...(options.hub ? { hub: options.hub } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     this.providers = new ProviderRegistry({
@@ -134,8 +128,8 @@ export class HeadroomService implements OperationService {
       ...(options.usageProbe ? { usageProbe: options.usageProbe } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.hub ? { hub: options.hub } : {}),
-      onStatusChange: () => this.emit("status"),
-      onEvent: (event) => this.record(event),
+      onStatusChange: () => emit("status"),
+      onEvent: record,
       onLeasesChange: () => this.leaseService.changed(),
       onLeaseExpired: (leaseId) => {
         this.leaseService.expired(leaseId);
@@ -148,7 +142,7 @@ export class HeadroomService implements OperationService {
       providers: this.providers,
       meter: this.meter,
       leaseTtlMs: options.leaseTtlMs ?? LIMITS.leaseTtlMs.default,
-      onEvent: (event) => this.record(event),
+      onEvent: record,
       assertOpen: () => this.assertOpen(),
       isClosed: () => this.closed,
     });
@@ -161,19 +155,20 @@ export class HeadroomService implements OperationService {
       providers: this.providers,
       views: this.views,
       leases: this.leaseService,
-      onStatusChange: () => this.emit("status"),
-      onEvent: (event) => this.record(event),
+      onStatusChange: () => emit("status"),
+      onEvent: record,
       assertOpen: () => this.assertOpen(),
       saving: (change) => this.saving(change),
       followRouteSharing: (providerId) => this.followRouteSharing(providerId),
       ...(options.hostInfo ? { hostInfo: options.hostInfo } : {}),
     });
+    this.upstream = new UpstreamReadings(this.providers, options.clock);
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
     for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
     this.sampler = new SeriesSampler({ clock: options.clock, read: () => this.status().providers });
     this.sampler.start();
-    this.stopWatchingRedis = options.hub?.onConnectionChange(() => this.emit("status"));
+    this.stopWatchingRedis = options.hub?.onConnectionChange(() => emit("status"));
   }
 
   // ── reading (electron/service/provider-views.ts) ───────────────────────────
@@ -206,17 +201,10 @@ export class HeadroomService implements OperationService {
   leases(input: Input<"leases">): LeasesView { return this.views.leases(input); }
   routes(): RoutesView { return this.routeService.view(); }
 
-  historyEvents(): { events: HistoryEvent[] } {
-    return { events: this.history.newestFirst() };
-  }
-
+  historyEvents(): { events: HistoryEvent[] } { return { events: this.events.newestFirst() }; }
   /** Where the history stands now: pass it to `historySince` to get only what came after. */
-  historyCursor(): number { return this.history.added; }
-
-  /** Events recorded after `cursor`, newest first, and the cursor to ask with next time. */
-  historySince(cursor: number): { events: HistoryEvent[]; cursor: number } {
-    return { events: this.history.since(cursor), cursor: this.history.added };
-  }
+  historyCursor(): number { return this.events.cursor(); }
+  historySince(cursor: number): { events: HistoryEvent[]; cursor: number } { return this.events.since(cursor); }
 
   /** GET /metrics: the Prometheus exposition of this service's registry. */
   metrics(): Promise<{ contentType: string; text: string }> { return this.meter.exposition(); }
@@ -259,21 +247,15 @@ export class HeadroomService implements OperationService {
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
 
-  /** The provider's rate-limit headers from one answer (SPEC §6); only a 2xx may pause early, a 429's readings are left to the 429 rules. */
-  noteUpstreamLimits(providerId: string, headers: ResponseHeaders, status: number): void {
-    const reading = parseUpstreamLimits(headers, this.clock.now());
-    if (reading) this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, status >= 200 && status < 300);
-  }
+  // ── what the proxy reads from upstreams (electron/service/upstream-readings.ts) ──
 
-  /** Plan windows from one answer or in-band event (SPEC §8); a used-up one pauses the provider. */
-  noteWindows(providerId: string, reading: WindowReading): void {
-    this.providers.get(providerId)?.pool.windows.note(reading);
-  }
-
-  /** While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). */
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
-    return this.providers.get(providerId)?.pool.windows.refusal(this.clock.now());
-  }
+  /** The provider's rate-limit headers from one answer (SPEC §6). */
+  noteUpstreamLimits(providerId: string, headers: ResponseHeaders, status: number): void { this.upstream.limits(providerId, headers, status); }
+  /** Plan windows from one answer or in-band event (SPEC §8). */
+  noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined { return this.upstream.windowRefusal(providerId); }
+  /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
+  noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
 
   agents(): AgentsView { return this.agentBook.agents(); }
@@ -312,10 +294,7 @@ export class HeadroomService implements OperationService {
 
   // ── lifecycle and change feed ──────────────────────────────────────────────
 
-  subscribe(listener: (topic: SnapshotTopic) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  subscribe(listener: (topic: SnapshotTopic) => void): () => void { return this.events.subscribe(listener); }
 
   /** Answers every waiter, stops timers and writes what is pending. Held leases stay persisted. */
   close(): void {
@@ -327,23 +306,11 @@ export class HeadroomService implements OperationService {
     this.closed = true;
     this.providers.disposeAll();
     this.routeService.dispose();
-    this.hubBreakers?.dispose();
     this.options.store.close();
-    this.listeners.clear();
+    this.events.close();
   }
 
   // ── internals ──────────────────────────────────────────────────────────────
-
-  private record(event: Omit<HistoryEvent, "at">): void {
-    const recorded = { at: this.options.clock.now(), ...event };
-    this.history.add(recorded);
-    this.meter.recorded(recorded);
-    this.emit("history");
-  }
-
-  private emit(topic: SnapshotTopic): void {
-    for (const listener of this.listeners) listener(topic);
-  }
 
   /** A provider's routes move to Redis or back with it; this waits for nobody. */
   private followRouteSharing(providerId: string): void {

@@ -16,6 +16,7 @@ import type { StoredLease } from "../../shared/schemas";
 import type { Clock } from "../engine/clock";
 import type { PersistedLease, PoolDeps, ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createProviderPool } from "../engine/provider-pool";
+import { UpstreamFailureBook } from "../engine/upstream-failures";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { SharedProviderPool } from "../shared-pool/shared-provider-pool";
 import { unknownProvider } from "./service-error";
@@ -48,8 +49,12 @@ export interface RegistryDeps {
 
 export class ProviderRegistry {
   private readonly byId = new Map<string, Provider>();
+  /** SPEC §4: what this host's proxy found of each provider's upstream; not shared on Redis. */
+  readonly upstreamFailures: UpstreamFailureBook;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  constructor(private readonly deps: RegistryDeps) {
+    this.upstreamFailures = new UpstreamFailureBook(deps.clock, deps.onStatusChange);
+  }
 
   get(providerId: string): Provider | undefined {
     return this.byId.get(providerId);
@@ -148,13 +153,15 @@ export class ProviderRegistry {
   /** Forgets the provider (its waiters are answered `removed`) and its stored settings and leases. */
   remove(provider: Provider): void {
     this.byId.delete(provider.id);
+    this.upstreamFailures.forget(provider.id);
     provider.pool.dispose();
     this.deps.writer.forgetProvider(provider.id);
   }
 
   /** The pool's view plus the options a status shows, so the window learns of their change from the push. */
-  entryOf({ pool, options }: Provider): ConcurrencyStatusEntry {
-    return { ...pool.status(), ...statusOptions(options) };
+  entryOf({ id, pool, options }: Provider): ConcurrencyStatusEntry {
+    const upstreamFailures = this.upstreamFailures.of(id);
+    return { ...pool.status(), ...statusOptions(options), ...(upstreamFailures ? { upstreamFailures } : {}) };
   }
 
   /** Held leases worth a restart: only those that expire (proxy leases end with their connection). */
@@ -171,6 +178,7 @@ export class ProviderRegistry {
   /** The host is stopping: held leases stay where a restart finds them (on disk, and in Redis for shared ones). */
   disposeAll(): void {
     for (const { pool } of this.byId.values()) pool.dispose({ keepLeases: true });
+    this.upstreamFailures.dispose();
   }
 
   private probeFor(gate: UsageGateConfig | undefined) {

@@ -17,6 +17,8 @@ import type { Clock } from "../engine/clock";
 import type { RouteBreaker } from "../engine/breaker-types";
 import { createRouteBreaker } from "../engine/route-breaker";
 import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
+import type { SharedHub } from "../shared-pool/shared-hub";
+import { HubBreakers } from "./hub-breakers";
 import type { SettingsWriter } from "./settings-writer";
 import { SharedRoutes } from "./shared-routes";
 
@@ -41,14 +43,18 @@ export interface RouteServiceDeps {
   onEvent: (event: Omit<HistoryEvent, "at">) => void;
   /** Throws when the host is closing; every mutator asks first. */
   assertOpen: () => void;
-  /** The route breaker of a shared provider (SPEC §7), undefined for a local target. */
+  /** The route breaker of a shared provider (SPEC §7), undefined for a local target; a test may bring its own. */
   sharedBreakerOf?: (targetId: string) => SharedRouteBreaker | undefined;
+  /** Else, with Redis, a shared provider's routes are judged there (SPEC §7). */
+  hub?: SharedHub;
+  isShared: (providerId: string) => boolean;
   log?: (message: string, state?: unknown) => void;
 }
 
 export class RouteService {
   private readonly breaker: RouteBreaker;
   private readonly shared: SharedRoutes | undefined;
+  private readonly hubBreakers: HubBreakers | undefined;
 
   constructor(private readonly deps: RouteServiceDeps) {
     this.breaker = createRouteBreaker({
@@ -57,7 +63,15 @@ export class RouteService {
       onChange: deps.onChange,
       onEvent: deps.onEvent,
     });
-    const breakerOf = deps.sharedBreakerOf;
+    this.hubBreakers = deps.hub
+      ? new HubBreakers({
+          hub: deps.hub,
+          clock: deps.clock,
+          isShared: deps.isShared,
+          onError: (error) => deps.log?.("A shared provider's route breaker failed", error),
+        })
+      : undefined;
+    const breakerOf = deps.sharedBreakerOf ?? this.hubBreakers?.of;
     this.shared = breakerOf
       ? new SharedRoutes({
           clock: deps.clock,
@@ -145,6 +159,7 @@ export class RouteService {
   dispose(): void {
     this.breaker.dispose();
     this.shared?.dispose();
+    this.hubBreakers?.dispose();
   }
 
   private entry(

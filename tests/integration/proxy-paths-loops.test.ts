@@ -86,6 +86,8 @@ test("a request that loops back into the proxy is answered 508 loop_detected, na
   const gated = await post(`${h.base}/v1/messages`, message);
   expect(gated.status).toBe(508);
   expect(gated.json()).toMatchObject({ type: "error", error: { message: expect.stringContaining(h.providerId) } });
+  // Each agent request counts once (SPEC §4 `upstreamFailures`); the one that came round is Headroom's own.
+  expect((await h.client.status()).providers[0]!.upstreamFailures).toMatchObject({ count: 2, lastError: "loop: the upstream leads back to a Headroom proxy" });
   await eventually(async () => expect((await h!.client.status()).providers[0]!.active).toBe(0));
 });
 

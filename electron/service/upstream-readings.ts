@@ -1,0 +1,37 @@
+// What the proxy learns from a provider's upstream and hands to the service: its rate-limit
+// headers (SPEC §6), its plan windows (SPEC §8) and the requests it could not serve at all
+// (SPEC §4 `upstreamFailures`). Each lands on the provider's pool or record, so the status
+// shows it; a provider removed meanwhile is skipped.
+import { tame } from "../../shared/tame";
+import type { Clock } from "../engine/clock";
+import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-limits";
+import type { WindowReading } from "../engine/window-readings";
+import type { ProviderRegistry } from "./provider-registry";
+
+export class UpstreamReadings {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Only a 2xx may pause early; a 429's readings are left to the 429 rules. */
+  limits(providerId: string, headers: ResponseHeaders, status: number): void {
+    const reading = parseUpstreamLimits(headers, this.clock.now());
+    if (reading) this.providers.get(providerId)?.pool.noteUpstreamLimits(reading, status >= 200 && status < 300);
+  }
+
+  /** A used-up window pauses the provider. */
+  windows(providerId: string, reading: WindowReading): void {
+    this.providers.get(providerId)?.pool.windows.note(reading);
+  }
+
+  /** While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). */
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+    return this.providers.get(providerId)?.pool.windows.refusal(this.clock.now());
+  }
+
+  /** `error` names the host it could not reach, which came from the settings, not the wire; tamed all the same. */
+  failure(providerId: string, error: string): void {
+    if (this.providers.has(providerId)) this.providers.upstreamFailures.note(providerId, tame(error));
+  }
+}
