@@ -143,10 +143,12 @@ export class ProviderRegistry {
 
   /** Applies a configure patch by the record's patch rules (`null` clears) and writes it. */
   configure(provider: Provider, patch: Omit<ProviderConfigPatch, "shared">): void {
-    const before = provider.options.usageGate;
+    const before = provider.options;
     provider.options = patched(provider.options, patch);
-    if (provider.options.usageGate !== before) provider.pool.setUsageProbe(this.probeFor(provider.options.usageGate));
+    if (provider.options.usageGate !== before.usageGate) provider.pool.setUsageProbe(this.probeFor(provider.options.usageGate));
     if (patch.holdNewAtPercent !== undefined) provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
+    // What failed was the old upstream: a new one starts clean, so `Set upstream` clears the item.
+    if (patch.upstream !== undefined && provider.options.upstream !== before.upstream) this.upstreamFailures.forget(provider.id);
     this.persist(provider.id);
   }
 

@@ -60,7 +60,7 @@ test("a provider without an upstream counts each request it refused with 502 no_
   }
 });
 
-test("an upstream on a port nobody listens on counts as connection refused, and a later success does not clear it", async () => {
+test("an upstream on a port nobody listens on counts as connection refused; a success does not clear it, a new upstream does", async () => {
   h = await startProxyHarness({ limit: 1 });
   const port = await refusedPort();
   await h.client.setProvider(h.providerId, { upstream: `http://127.0.0.1:${port}` });
@@ -69,11 +69,14 @@ test("an upstream on a port nobody listens on counts as connection refused, and 
   expect((await rawRequest(h.proxyUrl, { method: "GET", path: `/${h.providerId}/v1/models` })).status).toBe(502);
   expect((await entryOf(h.providerId)).upstreamFailures).toMatchObject({ count: 2, lastError: `connection refused (127.0.0.1:${port})` });
 
-  // Fixed: the next request succeeds (another model: the failure opened the first one's route);
-  // the failures stay until they are 10 minutes old.
-  await h.client.setProvider(h.providerId, { upstream: h.fake.url });
-  expect((await post(`${h.base}/v1/messages`, { ...message, model: "claude-other" })).status).toBe(200);
+  // The same upstream set again is no fix; the failures stay until they are 10 minutes old.
+  await h.client.setProvider(h.providerId, { upstream: `http://127.0.0.1:${port}`, responseTimeoutMs: 60_000 });
   expect((await entryOf(h.providerId)).upstreamFailures).toMatchObject({ count: 2 });
+  // `Set upstream`: what failed was the old one, so the provider starts clean.
+  await h.client.setProvider(h.providerId, { upstream: h.fake.url });
+  expect((await entryOf(h.providerId)).upstreamFailures).toBeUndefined();
+  expect((await post(`${h.base}/v1/messages`, { ...message, model: "claude-other" })).status).toBe(200);
+  expect((await entryOf(h.providerId)).upstreamFailures).toBeUndefined();
 });
 
 test("a WebSocket whose upstream refuses the connection is counted", async () => {
