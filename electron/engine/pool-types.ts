@@ -18,6 +18,12 @@ export type { PoolConfig } from "../../shared/provider-settings";
 /** Result of one usage-gate poll; the pool applies the 2 s fail-open rule itself. */
 export type UsageProbe = (signal: AbortSignal) => Promise<number>;
 
+/** A usage gate's configuration (SPEC §1): the probe, and how long a busy answer holds the queue before the next poll. */
+export interface GateProbe {
+  probe: UsageProbe;
+  pollMs: number;
+}
+
 export interface PoolDeps {
   providerId: string;
   clock: Clock;
@@ -35,7 +41,7 @@ export interface PoolDeps {
   onLeaseExpired?: (leaseId: string) => void;
   /** Watchdog and other diagnostics. */
   log?: (message: string, state: unknown) => void;
-  usageProbe?: { probe: UsageProbe; pollMs: number };
+  usageProbe?: GateProbe;
   /**
    * Whether an agent had an admission in the last 10 minutes, so a window hold lets its proxy
    * requests through (SPEC §8). The hook for agent identity (SPEC §9); without it the pool
@@ -107,7 +113,7 @@ export interface ProviderPool {
   dismissNotice(): void;
   /** SPEC §1 "Accept": clears the reduction and its notice, the limit staying where it is. */
   acceptReduction(): void;
-  setUsageProbe(probe: { probe: UsageProbe; pollMs: number } | undefined): void;
+  setUsageProbe(probe: GateProbe | undefined): void;
   config(): PoolConfig;
   status(): ConcurrencyStatusEntry;
   usageReading(): UsageGateReading | undefined;

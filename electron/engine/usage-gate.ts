@@ -3,7 +3,7 @@
 // until the next poll; a failed or slow answer never blocks (fail open).
 import type { UsageGateReading } from "../../shared/types";
 import type { Clock, TimerHandle } from "./clock";
-import type { UsageProbe } from "./pool-types";
+import type { GateProbe, UsageProbe } from "./pool-types";
 
 /** A poll slower than this is abandoned and admission goes ahead without it. */
 export const GATE_ANSWER_MS = 2_000;
@@ -23,6 +23,7 @@ interface Poll {
 }
 
 export class UsageGate {
+  private gate: GateProbe | undefined;
   private poll: Poll | undefined;
   private busyTimer: TimerHandle | undefined;
   /** Admissions the reading just taken still allows; only lives during one drive pass. */
@@ -30,22 +31,27 @@ export class UsageGate {
   private pollCount = 0;
   private last: UsageGateReading | undefined;
 
-  constructor(
-    private readonly probe: UsageProbe,
-    private readonly pollMs: number,
-    private readonly host: UsageGateHost,
-  ) {}
+  constructor(private readonly host: UsageGateHost) {}
+
+  /** A new gate (or none): a poll under way and the busy interval are abandoned, the old reading with them. */
+  set(gate: GateProbe | undefined): void {
+    this.dispose();
+    this.gate = gate;
+    this.allowance = 0;
+    this.last = undefined;
+  }
 
   /**
-   * May the head of the queue go in now? When it may not, a poll is in flight or the
-   * busy interval is running, and the host is driven again once that settles.
+   * May the head of the queue go in now? Always, without a gate. When it may not, a poll is
+   * in flight or the busy interval is running, and the host is driven again once that settles.
    */
   admitOne(): boolean {
+    if (!this.gate) return true;
     if (this.allowance > 0) {
       this.allowance--;
       return true;
     }
-    if (!this.holdingBack()) this.startPoll();
+    if (!this.holdingBack()) this.startPoll(this.gate);
     return false;
   }
 
@@ -64,13 +70,13 @@ export class UsageGate {
     this.busyTimer = undefined;
   }
 
-  private startPoll(): void {
+  private startPoll(gate: GateProbe): void {
     const id = ++this.pollCount;
-    const cancel = pollUsage(this.probe, this.host.clock, (reading, sessions) => this.settle(id, reading, sessions));
+    const cancel = pollUsage(gate.probe, this.host.clock, (reading, sessions) => this.settle(id, gate.pollMs, reading, sessions));
     this.poll = { id, cancel };
   }
 
-  private settle(id: number, reading: UsageGateReading, counted: number | undefined): void {
+  private settle(id: number, pollMs: number, reading: UsageGateReading, counted: number | undefined): void {
     if (this.poll?.id !== id) return;
     this.poll = undefined;
     this.last = reading;
@@ -81,7 +87,7 @@ export class UsageGate {
       this.busyTimer = this.host.clock.setTimeout(() => {
         this.busyTimer = undefined;
         this.host.drive();
-      }, this.pollMs);
+      }, pollMs);
       return;
     }
     this.allowance = allowance;

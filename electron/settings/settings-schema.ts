@@ -1,6 +1,7 @@
 // The persisted settings (SPEC §1, §2, §5). Their schema is written once in shared/schemas.ts:
 // the same TypeBox value decides at open time whether a file on disk can be trusted and is the
 // JSON Schema conf and electron-store validate every write against.
+import type { TSchema } from "@sinclair/typebox";
 import type { Schema } from "conf";
 import { Value } from "@sinclair/typebox/value";
 import { check, shown } from "../../shared/check";
@@ -15,6 +16,9 @@ import {
   type StoredLease,
 } from "../../shared/schemas";
 
+/** One property's schema, as conf takes it. */
+type ValueSchema = Schema<SettingsData>[keyof SettingsData];
+
 export { CURRENT_SCHEMA_VERSION } from "../../shared/schemas";
 export type { ProviderSettings, SettingsData, StoredLease } from "../../shared/schemas";
 
@@ -28,9 +32,19 @@ export function defaultSettings(): SettingsData {
 // the http-url format are taught to its ajv (SETTINGS_AJV_OPTIONS), so ajv checks exactly what
 // TypeBox checks. The top-level `default`s are left out: conf would write them into a missing
 // file at once, and they are only for reading (Value.Default in checkSettings).
-export const SETTINGS_JSON_SCHEMA = Object.fromEntries(
-  Object.entries(SettingsFile.properties).map(([key, { default: _unused, ...schema }]) => [key, schema]),
-) as unknown as Schema<SettingsData>;
+const { schemaVersion, providers, routes, leases } = SettingsFile.properties;
+// `satisfies` names every property of the file once: one added there and not here is a type error.
+const fileProperties = {
+  schemaVersion: withoutDefault(schemaVersion),
+  providers: withoutDefault(providers),
+  routes: withoutDefault(routes),
+  leases: withoutDefault(leases),
+} satisfies Record<keyof typeof SettingsFile.properties, ValueSchema>;
+export const SETTINGS_JSON_SCHEMA: Schema<SettingsData> = fileProperties;
+
+function withoutDefault({ default: _unused, ...schema }: TSchema): ValueSchema {
+  return schema;
+}
 
 export const SETTINGS_AJV_OPTIONS = {
   keywords: ["allowed", "implied"],

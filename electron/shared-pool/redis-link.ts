@@ -2,13 +2,19 @@
 // runs the pool script (EVAL on a socket's first use, EVALSHA after: ioredis's defineCommand)
 // and a subscriber connection for wake-ups. Commands on one connection run in the order
 // they were sent, which is what lets a host judge every operation at the time it was asked.
-import { Redis } from "ioredis";
+import { type Result, Redis } from "ioredis";
 import { type BreakerReply, parseBreakerReply } from "./breaker-protocol";
 import { BREAKER_SCRIPT } from "./breaker-script";
 import { parseReply, type ScriptReply } from "./pool-protocol";
 import { POOL_SCRIPT } from "./pool-script";
 
-type ScriptRunner = (...args: (string | number)[]) => Promise<string>;
+// The commands connectRedis defines (defineCommand), declared as ioredis's typings ask.
+declare module "ioredis" {
+  interface RedisCommander<Context> {
+    headroomPool(...args: (string | number)[]): Result<string, Context>;
+    headroomBreaker(...args: (string | number)[]): Result<string, Context>;
+  }
+}
 
 export interface RedisLink {
   /** Runs one pool operation, its arguments as pool-protocol.ts's scriptArgs lays them out. */
@@ -79,9 +85,6 @@ export function connectRedis(url: string, { pingEveryMs = PING_EVERY_MS }: { pin
   const commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   commands.defineCommand("headroomPool", { lua: POOL_SCRIPT, numberOfKeys: 0 });
   commands.defineCommand("headroomBreaker", { lua: BREAKER_SCRIPT, numberOfKeys: 0 });
-  const scripts = commands as unknown as { headroomPool: ScriptRunner; headroomBreaker: ScriptRunner };
-  const runScript = scripts.headroomPool.bind(commands);
-  const runBreaker = scripts.headroomBreaker.bind(commands);
   let subscriber: Redis | undefined;
   const connectionListeners = new Set<(connected: boolean) => void>();
   let up = false;
@@ -126,8 +129,8 @@ export function connectRedis(url: string, { pingEveryMs = PING_EVERY_MS }: { pin
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
     },
-    run: async (args) => parseReply(await runScript(...args)),
-    breaker: async (args) => parseBreakerReply(await runBreaker(...args)),
+    run: async (args) => parseReply(await commands.headroomPool(...args)),
+    breaker: async (args) => parseBreakerReply(await commands.headroomBreaker(...args)),
     async subscribe(channel, onMessage) {
       const connection = subscriberConnection();
       let set = listeners.get(channel);

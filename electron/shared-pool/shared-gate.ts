@@ -4,13 +4,8 @@
 // fail open after 2 s) and reports the reading. The last reading is what the status shows.
 import type { UsageGateReading } from "../../shared/types";
 import type { Clock } from "../engine/clock";
-import type { UsageProbe } from "../engine/pool-types";
+import type { GateProbe } from "../engine/pool-types";
 import { pollUsage } from "../engine/usage-gate";
-
-export interface GateProbe {
-  probe: UsageProbe;
-  pollMs: number;
-}
 
 /** Reports a poll: the ask it answers, the sessions counted (undefined: failed or slow), the poll interval. */
 export type GateReport = (askId: string, sessions: number | undefined, pollMs: number) => void;

@@ -2,26 +2,27 @@
 // prefix (SPEC §7). It asks the same questions as the local pool (electron/engine/
 // provider-pool.ts) and answers them the same way: the rules run in one Lua script
 // (pool-script.ts), judged at the time this host passes in. Here, on the host, only what is
-// the host's own: its waiters' promises, their deadlines and abort signals, timers for the
-// moments Redis's state changes by itself (a cooldown or a pause ends), wake-ups from other
-// hosts, and the wait percentiles of its own admissions.
+// the host's own, each in its module: its waiters (shared-waiters.ts), its leases and what their
+// 429s did (shared-leases.ts), Redis's answers to both (inbox-delivery.ts), the settings and
+// status it last saw (shared-settings.ts), its calls and the epoch they name (epoch-link.ts),
+// its usage gate, timers for the moments Redis's state changes by itself (a cooldown or a
+// pause ends), wake-ups from other hosts, and the wait percentiles of its own admissions.
 import type { HistoryKind, LeaseOutcome, UsageGateReading } from "../../shared/types";
-import { checkCooldownMs, checkLimit } from "../../shared/validate";
-import { valid } from "../engine/adaptive-limit";
 import * as say from "../engine/pool-messages";
-import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig } from "../engine/pool-types";
+import type { AcquireOptions, AcquireResult, GateProbe, Lease, PersistedLease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
-import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
+import { ABORTED, REMOVED } from "../engine/waiter-queue";
 import { ChangeFeed } from "./change-feed";
 import { EpochLink } from "./epoch-link";
 import type { HostLeases } from "./host-leases";
-import { readInboxEntry } from "./inbox";
+import { InboxDelivery } from "./inbox-delivery";
 import { readLeaseList, type SharedLeaseList } from "./lease-list";
 import { HOST_REFRESH_MS } from "./lua/hosts";
-import { type ScriptReply, type SettingsFields, settingsFields } from "./pool-protocol";
-import { SharedGate, type GateProbe } from "./shared-gate";
-import { requestId, SharedLeases } from "./shared-leases";
-import { statusEntry, unreachableEntry, type SharedStatusEntry } from "./shared-status";
+import type { ScriptReply, SettingsFields } from "./pool-protocol";
+import { SharedGate } from "./shared-gate";
+import { SharedLeases } from "./shared-leases";
+import { SharedSettings } from "./shared-settings";
+import type { SharedStatusEntry } from "./shared-status";
 import { SharedWaiters } from "./shared-waiters";
 import type { SharedPoolDeps } from "./shared-pool-deps";
 import { WakeTimers } from "./wake-timers";
@@ -41,20 +42,13 @@ export class SharedPool {
   /** The leases this host was handed and has not released: what it would re-register. */
   private readonly held: HostLeases;
   private readonly waits = new WaitStats();
-  private noticeDismissed = false;
+  private readonly settings: SharedSettings;
   private readonly timers: WakeTimers;
   private unsubscribe: (() => Promise<void>)[] = [];
   private readonly changes: ChangeFeed;
   private stopWatchingLink: (() => void) | undefined;
-  /** The last entry Redis gave: what status() shows while Redis is unreachable. */
-  private lastStatus: SharedStatusEntry | undefined;
-  /** The version of the settings in lastStatus: a Redis that lost its data is re-seeded with the newest. */
-  private settingsVersion = -1;
   private readonly gate: SharedGate;
-  /** TTL admissions whose first heartbeat is on its way: an admission told again meanwhile changes nothing. */
-  private readonly starting = new Set<string>();
-  /** The last answer still waiting for a TTL admission ahead of it (see inOrder). */
-  private answering: Promise<void> | undefined;
+  private readonly inbox: InboxDelivery;
   /** Seeded: a change of the usage gate is told to Redis at once. */
   private started = false;
   private disposed = false;
@@ -94,29 +88,40 @@ export class SharedPool {
       clock: deps.clock,
       event: (kind, message) => this.event(kind, message),
       ...(deps.onLeaseExpired ? { onLeaseExpired: deps.onLeaseExpired } : {}),
-      reduced: () => {
-        this.noticeDismissed = false;
-        this.background(this.status());
-      },
+      reduced: () => this.background(this.settings.reduced()),
       arrivedBefore: (leaseId) => this.waiters.arrivedBefore(leaseId),
     });
     this.held = this.leases.held;
     const report = (askId: string, sessions: number | undefined, pollMs: number) =>
       this.background(this.link.call("gateAnswer", { askId, sessions: sessions ?? "", pollMs }));
     this.gate = new SharedGate(deps.clock, report, () => this.deps.onChange?.());
+    this.settings = new SharedSettings({
+      providerId: deps.providerId,
+      link: this.link,
+      clock: deps.clock,
+      answering: () => this.deps.redis.answering,
+      waitingHere: () => this.waiters.size,
+      hostSide: (now) => ({ waits: this.waits.percentiles(now), usageGate: this.gate.reading() }),
+    });
+    this.inbox = new InboxDelivery({
+      providerId: deps.providerId,
+      link: this.link,
+      waiters: this.waiters,
+      leases: this.leases,
+      gate: this.gate,
+      waits: this.waits,
+      background: (work) => this.background(work),
+      failed: (error) => this.failed(error),
+    });
   }
 
   /** Joins the shared provider, seeding Redis with `config` unless it already holds it. */
   async start(config: PoolConfig): Promise<void> {
-    this.noticeDismissed = config.noticeDismissed;
     this.unsubscribe = await Promise.all([
       this.deps.redis.subscribe(`${this.keys}:wake:${this.deps.host}`, () => this.drive()),
       this.deps.redis.subscribe(`${this.keys}:changed`, () => this.changes.heard()),
     ]);
-    const checked = { ...config, limit: valid(checkLimit(config.limit)), cooldownMs: valid(checkCooldownMs(config.cooldownMs)) };
-    // A reduction is always by one, so that is the best guess for a config that lost its origin.
-    const from = config.autoReduced ? { autoReducedFrom: config.autoReducedFrom ?? config.limit + 1 } : {};
-    const seeded = await this.link.call("seed", {}, settingsFields({ ...checked, ...from }));
+    const seeded = await this.link.call("seed", {}, this.settings.seed(config));
     if (seeded) this.link.joinedEpoch(seeded.epoch);
     this.started = true;
     if (this.gate.configured) await this.link.call("gate", { gated: 1 });
@@ -142,62 +147,6 @@ export class SharedPool {
     if (this.disposed) return Promise.resolve(REMOVED);
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     return this.waiters.acquire(options);
-  }
-
-  /** Answers from Redis for this host's waiters and leases (see inbox.ts). */
-  private deliver(inbox: string[]): void {
-    for (const raw of inbox) {
-      const entry = readInboxEntry(raw);
-      if (entry.kind === "timedOut") this.inOrder(() => this.waiters.timedOut(entry.waiterId));
-      else if (entry.kind === "pollGate") this.gate.asked(entry.askId);
-      else if (entry.kind === "expired") this.leases.expired(entry.leaseId);
-      else {
-        const { leaseId, admittedAt, enqueuedAt, expiresAt } = entry;
-        if (this.starting.has(leaseId)) continue; // told again while its ttl starts
-        const found = this.waiters.admitted(leaseId);
-        if (!("waiter" in found)) {
-          if (found.undelivered) this.background(this.link.call("undelivered", { leaseId, requestId: requestId(leaseId) }));
-          continue;
-        }
-        const lease: Lease = { leaseId, providerId: this.providerId, admittedAt, enqueuedAt };
-        if (found.waiter.agentId !== undefined) lease.agentId = found.waiter.agentId;
-        if (expiresAt !== undefined) lease.expiresAt = expiresAt;
-        this.held.hold(lease, found.waiter.ttl);
-        this.waits.record(admittedAt, admittedAt - enqueuedAt);
-        if (found.waiter.ttl < 0) this.inOrder(() => this.waiters.answer(leaseId, { ok: true, lease }));
-        else this.startTtl(leaseId);
-      }
-    }
-  }
-
-  /**
-   * SPEC §3: a TTL lease runs its ttl from delivery. Redis starts its expiry with this first
-   * heartbeat, sent as the admission arrives, so one a stalled Redis answered late still gets
-   * its full ttl. A waiter that gave up meanwhile hands its admission back unused.
-   */
-  private startTtl(leaseId: string): void {
-    this.starting.add(leaseId);
-    const beat = this.leases.heartbeat(leaseId);
-    this.inOrder(async () => {
-      const lease = await beat.finally(() => this.starting.delete(leaseId));
-      if (!lease) {
-        this.held.forget(leaseId);
-        this.waiters.answer(leaseId, TIMED_OUT);
-      } else if (this.waiters.waits(leaseId)) this.waiters.answer(leaseId, { ok: true, lease });
-      else await this.leases.returnUndelivered(leaseId);
-    });
-  }
-
-  /** Waiters are answered in the order Redis answered them: behind a TTL admission whose ttl is starting. */
-  private inOrder(answer: () => Promise<void> | void): void {
-    const work = this.answering ? this.answering.then(answer) : answer();
-    if (!work) return;
-    const tail: Promise<void> = work
-      .catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => {
-        if (this.answering === tail) this.answering = undefined;
-      });
-    this.answering = tail;
   }
 
   /**
@@ -260,15 +209,12 @@ export class SharedPool {
 
   // ── settings ───────────────────────────────────────────────────────────────
 
-  async setLimit(limit: number): Promise<void> {
-    await this.link.call("setLimit", { limit: valid(checkLimit(limit)) });
-    this.noticeDismissed = false;
-    await this.status(); // the newest settings this host saw, to re-seed a Redis that lost them
+  setLimit(limit: number): Promise<void> {
+    return this.settings.setLimit(limit);
   }
 
-  async setCooldown(cooldownMs: number): Promise<void> {
-    await this.link.call("setCooldown", { cooldownMs: valid(checkCooldownMs(cooldownMs)) });
-    await this.status();
+  setCooldown(cooldownMs: number): Promise<void> {
+    return this.settings.setCooldown(cooldownMs);
   }
 
   async resume(): Promise<void> {
@@ -288,14 +234,13 @@ export class SharedPool {
 
   /** The banner's dismissal stays on this host (SPEC §7). */
   dismissNotice(): void {
-    this.noticeDismissed = true;
+    this.settings.dismissNotice();
   }
 
   // ── reading ────────────────────────────────────────────────────────────────
 
-  async config(): Promise<PoolConfig> {
-    const { limit, cooldownMs, autoReduced, autoReducedFrom } = await this.status();
-    return { limit, cooldownMs, autoReduced, ...(autoReduced ? { autoReducedFrom } : {}), noticeDismissed: this.noticeDismissed };
+  config(): Promise<PoolConfig> {
+    return this.settings.config();
   }
 
   /** Every host's held leases and waiters, in FIFO order, on Redis's clock. */
@@ -307,29 +252,17 @@ export class SharedPool {
 
   /** The last entry Redis gave (what status() would answer while it is unreachable), without asking. */
   lastKnownStatus(): SharedStatusEntry | undefined {
-    if (!this.lastStatus || this.deps.redis.answering) return this.lastStatus;
-    return unreachableEntry(this.lastStatus, this.waiters.size);
+    return this.settings.lastKnown();
   }
 
-  async status(): Promise<SharedStatusEntry> {
-    // Asking Redis would wait for it to come back.
-    if (!this.deps.redis.answering && this.lastStatus) return unreachableEntry(this.lastStatus, this.waiters.size);
-    const now = this.deps.clock.now();
-    const reply = await this.link.call("status", {});
-    if (!reply) throw new Error(`shared provider ${this.providerId} was disposed`);
-    this.settingsVersion = reply.version;
-    const host = { noticeDismissed: this.noticeDismissed, waits: this.waits.percentiles(now), usageGate: this.gate.reading() };
-    this.lastStatus = statusEntry(this.providerId, reply, host);
-    return this.lastStatus;
+  /** Asks Redis, unless it cannot be asked: then the last entry it gave, with this host's waiters queued at least. */
+  status(): Promise<SharedStatusEntry> {
+    return this.settings.status();
   }
 
   /** Resolves once every operation this host sent has been answered and its answers handled. */
-  async settled(): Promise<void> {
-    await this.link.settled();
-    while (this.answering) {
-      await this.answering;
-      await this.link.settled();
-    }
+  settled(): Promise<void> {
+    return this.inbox.settled();
   }
 
   /**
@@ -363,21 +296,23 @@ export class SharedPool {
   private holdings(): { leases: ReturnType<HostLeases["scriptArgs"]>; settings: SettingsFields | undefined } {
     // A Redis that lost its data holds no admission for a waiter that gave up during the outage.
     this.waiters.forgetGaveUp();
-    const status = this.lastStatus;
-    const settings = status && { ...settingsFields(status), version: this.settingsVersion };
-    return { leases: this.held.scriptArgs(), settings };
+    return { leases: this.held.scriptArgs(), settings: this.settings.reseed() };
   }
 
   /** `read`: the operation only read the state; it tells of a change only if it delivered something. */
   private handle({ inbox, wakeAt, hostExpiresAt }: ScriptReply, read: boolean): void {
-    this.deliver(inbox);
+    this.inbox.deliver(inbox);
     this.timers.at(wakeAt);
     this.timers.hostExpiry(hostExpiresAt, this.waiters.size > 0);
     if (!read || inbox.length > 0) this.deps.onChange?.();
   }
 
   private background(work: Promise<unknown>): void {
-    work.catch((error: unknown) => this.deps.onError?.(error instanceof Error ? error : new Error(String(error))));
+    work.catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): void {
+    this.deps.onError?.(error instanceof Error ? error : new Error(String(error)));
   }
 
   private event(kind: HistoryKind, message: string): void {

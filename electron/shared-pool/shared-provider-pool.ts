@@ -1,24 +1,24 @@
 // A shared provider (SPEC §7) as the service sees every provider: the engine's ProviderPool.
 // SharedPool answers with promises, one round trip each; the service's questions are mostly
 // synchronous (a release is answered from what this host knows, a status read never waits for
-// Redis). So this keeps what the host knows — the leases it holds, the last status and lease
-// list Redis gave — answers from it at once, and sends each change to Redis behind it, in
-// order. Times cross here: SharedPool speaks Redis's clock, the service its own.
+// Redis). So this keeps what the host knows — the leases it holds (lease-account.ts), the last
+// status and lease list Redis gave (status-cache.ts) — answers from it at once, and sends each
+// change to Redis behind it, in order, once joined. Times cross here (redis-time.ts):
+// SharedPool speaks Redis's clock, the service its own.
 import { randomBytes } from "node:crypto";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits, UsageGateReading } from "../../shared/types";
-import { MAX_RETRY_AFTER_MS } from "../engine/backoff";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
-import { exhaustedBucket } from "../engine/rate-limit-policy";
-import type { AcquireOptions, AcquireResult, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
+import type { AcquireOptions, AcquireResult, GateProbe, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
+import { earlyPause } from "../engine/rate-limit-policy";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
 import { WindowRules } from "../engine/window-rules";
 import { releaseForgotten } from "./forgotten-leases";
+import { LeaseAccount } from "./lease-account";
 import { hostLease, redisLease } from "./redis-time";
 import type { SharedHub, SharedLink } from "./shared-hub";
-import type { GateProbe } from "./shared-gate";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
-import { redisUnreachableReason } from "./shared-status";
+import { connectingEntry, entryConfig, redisUnreachableReason } from "./shared-status";
 import { StatusCache } from "./status-cache";
 import { untilReady } from "./until-ready";
 
@@ -42,8 +42,6 @@ export interface SharedProviderDeps {
 }
 
 const REFRESH_MS = 2_000;
-const connectingReason = (providerId: string): string =>
-  `Connecting to Redis: admissions to shared provider ${providerId} wait until it answers.`;
 
 export class SharedProviderPool implements ProviderPool {
   readonly providerId: string;
@@ -57,11 +55,7 @@ export class SharedProviderPool implements ProviderPool {
   private host = "";
   private settings: PoolConfig;
   private readonly cache: StatusCache;
-  /** Released here, not yet in Redis: no longer held as far as anybody asking this host goes. */
-  private readonly releasing = new Set<string>();
-  /** Restored or moved leases Redis has not yet been told about. */
-  private readonly adopting = new Map<string, PersistedLease>();
-  private readonly ttls = new Map<string, number>();
+  private readonly account: LeaseAccount;
   private upstreamLimits: UpstreamLimits | undefined;
   private usageProbe: GateProbe | undefined;
   private disposed = false;
@@ -89,14 +83,14 @@ export class SharedProviderPool implements ProviderPool {
         return Promise.all([shared.status(), shared.leaseList()]);
       },
       taken: (previous) => {
-        const before = this.configFrom(previous);
+        const before = this.configOf(previous);
         const after = this.config();
         if (JSON.stringify(before) !== JSON.stringify(after)) this.deps.onConfigChange?.(after);
         this.deps.onChange?.();
       },
       log: (message) => this.deps.log?.(`shared provider ${this.providerId}: ${message}`),
     });
-    for (const lease of deps.adopt ?? []) this.adopting.set(lease.leaseId, lease);
+    this.account = new LeaseAccount(deps.adopt ?? []);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
     this.windows = new WindowRules(deps.clock, deps.providerId, undefined, {
       drive: () => deps.onChange?.(),
@@ -121,7 +115,7 @@ export class SharedProviderPool implements ProviderPool {
       onEvent: (event) => this.deps.onEvent?.(event),
       onChange: () => this.cache.refresh(),
       onLeaseExpired: (leaseId) => {
-        this.ttls.delete(leaseId);
+        this.account.expired(leaseId);
         this.deps.onLeaseExpired?.(leaseId);
         this.deps.onLeasesChange?.();
       },
@@ -130,12 +124,9 @@ export class SharedProviderPool implements ProviderPool {
     });
     shared.setUsageProbe(this.usageProbe);
     await shared.start(this.settings);
-    const moved = [...this.adopting.values()];
+    const moved = this.account.toAdopt();
     if (moved.length > 0) await shared.adopt(moved.map((lease) => redisLease(lease, this.deps.hub.offsetMs)));
-    for (const lease of moved) {
-      if (lease.ttlMs !== undefined) this.ttls.set(lease.leaseId, lease.ttlMs);
-      this.adopting.delete(lease.leaseId);
-    }
+    this.account.adopted(moved);
     await releaseForgotten(shared, link.host, (message) => this.deps.log?.(message));
     this.host = link.host;
     this.shared = shared;
@@ -164,7 +155,7 @@ export class SharedProviderPool implements ProviderPool {
       await shared.returnUndelivered(result.lease.leaseId);
       return REMOVED;
     }
-    if (options.ttlMs !== undefined) this.ttls.set(result.lease.leaseId, options.ttlMs);
+    this.account.keepTtl(result.lease.leaseId, options.ttlMs);
     const lease = hostLease(result.lease, this.deps.hub.offsetMs);
     this.cache.admittedHere(lease, this.host);
     this.deps.onLeasesChange?.();
@@ -174,8 +165,7 @@ export class SharedProviderPool implements ProviderPool {
   // ── leases ─────────────────────────────────────────────────────────────────
 
   isHeld(leaseId: string): boolean {
-    if (this.releasing.has(leaseId)) return false;
-    return this.adopting.has(leaseId) || (this.shared?.isHeld(leaseId) ?? false);
+    return this.account.isHeld(leaseId, (id) => this.shared?.isHeld(id) ?? false);
   }
 
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
@@ -189,10 +179,9 @@ export class SharedProviderPool implements ProviderPool {
   /** Answered at once from this host's own account; Redis learns of it in order (SPEC §7: releases are kept while it is unreachable). */
   private letGo(leaseId: string, send: (shared: SharedPool) => Promise<boolean>): boolean {
     if (!this.isHeld(leaseId)) return false;
-    this.releasing.add(leaseId);
-    this.ttls.delete(leaseId);
+    this.account.releasing(leaseId);
     this.cache.releasedHere(leaseId);
-    this.background((shared) => send(shared).finally(() => this.releasing.delete(leaseId)));
+    this.background((shared) => send(shared).finally(() => this.account.released(leaseId)));
     this.deps.onLeasesChange?.();
     this.deps.onChange?.();
     return true;
@@ -208,7 +197,7 @@ export class SharedProviderPool implements ProviderPool {
     const held = this.isHeld(leaseId) ? this.heldLeases().find((lease) => lease.leaseId === leaseId) : undefined;
     if (!held) return undefined;
     this.background((shared) => shared.heartbeat(leaseId));
-    const { ttlMs = this.ttls.get(leaseId), ...view } = held;
+    const { ttlMs = this.account.ttlOf(leaseId), ...view } = held;
     const lease: Lease = { ...view, providerId: this.providerId, enqueuedAt: view.admittedAt };
     return ttlMs === undefined ? lease : { ...lease, expiresAt: this.deps.clock.now() + ttlMs };
   }
@@ -216,19 +205,12 @@ export class SharedProviderPool implements ProviderPool {
   restoreLease(lease: PersistedLease, ttlMs?: number): void {
     const restored = ttlMs === undefined ? lease : { ...lease, ttlMs };
     if (this.shared) this.background((shared) => shared.adopt([redisLease(restored, this.deps.hub.offsetMs)]));
-    else this.adopting.set(lease.leaseId, restored);
-    if (restored.ttlMs !== undefined) this.ttls.set(lease.leaseId, restored.ttlMs);
+    else this.account.restoredBeforeJoining(restored);
+    this.account.keepTtl(lease.leaseId, restored.ttlMs);
   }
 
   heldLeases(): PersistedLease[] {
-    const held: PersistedLease[] = [...this.adopting.values()].filter((lease) => !this.releasing.has(lease.leaseId));
-    for (const lease of this.shared?.heldLeases() ?? []) {
-      if (this.releasing.has(lease.leaseId)) continue;
-      const ttlMs = this.ttls.get(lease.leaseId);
-      const { providerId: _provider, enqueuedAt: _enqueued, ...view } = hostLease(lease, this.deps.hub.offsetMs);
-      held.push(ttlMs === undefined ? view : { ...view, ttlMs });
-    }
-    return held;
+    return this.account.held(this.shared?.heldLeases() ?? [], this.deps.hub.offsetMs);
   }
 
   leases(): LeasesView {
@@ -272,10 +254,10 @@ export class SharedProviderPool implements ProviderPool {
   noteUpstreamLimits(reading: UpstreamLimits, fromSuccess: boolean): void {
     this.upstreamLimits = reading;
     const now = this.deps.clock.now();
-    const spent = fromSuccess ? exhaustedBucket(reading, now) : undefined;
-    if (spent) {
-      const until = Math.min(spent.resetAt, now + MAX_RETRY_AFTER_MS) + this.deps.hub.offsetMs;
-      this.background((shared) => shared.pauseUntil(until, say.pausedByUpstreamHeaders(spent.words)));
+    const early = fromSuccess ? earlyPause(reading, now) : undefined;
+    if (early) {
+      const until = early.until + this.deps.hub.offsetMs;
+      this.background((shared) => shared.pauseUntil(until, say.pausedByUpstreamHeaders(early.words)));
     }
     this.deps.onChange?.();
   }
@@ -283,25 +265,17 @@ export class SharedProviderPool implements ProviderPool {
   // ── reading ────────────────────────────────────────────────────────────────
 
   config(): PoolConfig {
-    return this.configFrom(this.cache.last);
+    return this.configOf(this.cache.last);
   }
 
   /** The settings a status shows, with this host's own dismissal; before any status, those it would seed. */
-  private configFrom(last: SharedStatusEntry | undefined): PoolConfig {
-    if (!last) return { ...this.settings };
-    const { limit, cooldownMs, autoReduced, autoReducedFrom } = last;
-    return {
-      limit,
-      cooldownMs,
-      autoReduced,
-      ...(autoReduced && autoReducedFrom !== undefined ? { autoReducedFrom } : {}),
-      noticeDismissed: this.settings.noticeDismissed,
-    };
+  private configOf(last: SharedStatusEntry | undefined): PoolConfig {
+    return last ? entryConfig(last, this.settings.noticeDismissed) : { ...this.settings };
   }
 
   status(): ConcurrencyStatusEntry {
     const last = this.cache.last;
-    const entry: ConcurrencyStatusEntry = last ? { ...last } : this.unjoined();
+    const entry: ConcurrencyStatusEntry = last ? { ...last } : connectingEntry(this.providerId, this.settings, this.heldLeases().length);
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
     const windows = this.windows.views();
@@ -328,25 +302,6 @@ export class SharedProviderPool implements ProviderPool {
   }
 
   // ── internals ──────────────────────────────────────────────────────────────
-
-  /** Before joining: the settings this host would seed, nothing held, and why admissions wait. */
-  private unjoined(): ConcurrencyStatusEntry {
-    const config = this.settings;
-    return {
-      providerId: this.providerId,
-      limit: config.limit,
-      active: this.heldLeases().length,
-      queued: 0,
-      paused: false,
-      cooldownMs: config.cooldownMs,
-      autoReduced: config.autoReduced,
-      noticeDismissed: config.noticeDismissed,
-      recycling: 0,
-      waitReason: connectingReason(this.providerId),
-      shared: true,
-      hosts: 0,
-    };
-  }
 
   /** A settings change: answered from the new settings now, saved locally, then sent. */
   private changed(send: (shared: SharedPool) => Promise<void>): void {

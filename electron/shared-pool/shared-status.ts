@@ -1,7 +1,8 @@
-// A shared provider's status entry (SPEC §1, §7) from the script's `status` reply, and what it
-// says while Redis cannot be asked.
+// A shared provider's status entry (SPEC §1, §7) from the script's `status` reply, what it
+// says before the host has joined and while Redis cannot be asked, and the settings it shows.
 import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
 import * as say from "../engine/pool-messages";
+import type { PoolConfig } from "../engine/pool-types";
 import type { StatusResult } from "./pool-protocol";
 
 /**
@@ -12,6 +13,9 @@ export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: 
 
 export const redisUnreachableReason = (providerId: string): string =>
   `Redis is unreachable: admissions to shared provider ${providerId} wait until it is back, and releases are kept until then.`;
+
+const connectingReason = (providerId: string): string =>
+  `Connecting to Redis: admissions to shared provider ${providerId} wait until it answers.`;
 
 /** What only this host knows: the banner's dismissal, the waits of its own admissions, its usage gate's reading. */
 export interface HostSide {
@@ -49,4 +53,28 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
 /** Redis cannot be asked: the last entry it gave, with this host's own waiters queued at least. */
 export function unreachableEntry(last: SharedStatusEntry, waitingHere: number): SharedStatusEntry {
   return { ...last, queued: Math.max(last.queued, waitingHere), waitReason: redisUnreachableReason(last.providerId) };
+}
+
+/** Before joining: the settings this host would seed, its `active` leases held, and why admissions wait. */
+export function connectingEntry(providerId: string, config: PoolConfig, active: number): SharedStatusEntry {
+  return {
+    providerId,
+    limit: config.limit,
+    active,
+    queued: 0,
+    paused: false,
+    cooldownMs: config.cooldownMs,
+    autoReduced: config.autoReduced,
+    noticeDismissed: config.noticeDismissed,
+    recycling: 0,
+    waitReason: connectingReason(providerId),
+    shared: true,
+    hosts: 0,
+  };
+}
+
+/** The settings an entry shows, with this host's own dismissal of the banner (SPEC §7). */
+export function entryConfig(entry: SharedStatusEntry, noticeDismissed: boolean): PoolConfig {
+  const { limit, cooldownMs, autoReduced, autoReducedFrom } = entry;
+  return { limit, cooldownMs, autoReduced, ...(autoReduced && autoReducedFrom !== undefined ? { autoReducedFrom } : {}), noticeDismissed };
 }

@@ -7,31 +7,40 @@ import { applyEntry, applyRoutes } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
 import { mergeSeries, type ChartMinutes } from "./samples";
 
-/** The settings a status entry shows (limit, cooldown, sharing and the options it carries). */
-type EntryKey = "limit" | "cooldownMs" | "shared" | (typeof IN_STATUS)[number];
-type EntryChange = { [K in EntryKey]?: ConcurrencyStatusEntry[K] | undefined };
+/** The options a status entry shows (sharing and those it carries): an answer may set or clear them. */
+type ShownOption = "shared" | (typeof IN_STATUS)[number];
+/** The settings a status entry shows: limit and cooldown are always there, an option given as undefined was cleared. */
+type EntryChange = Partial<Pick<ConcurrencyStatusEntry, "limit" | "cooldownMs">> & {
+  [K in ShownOption]?: ConcurrencyStatusEntry[K] | undefined;
+};
 const SHOWN_OPTIONS: ReadonlySet<string> = new Set<string>([...IN_STATUS, "shared"]);
+const isShownOption = (key: string): key is ShownOption => SHOWN_OPTIONS.has(key);
 
 /** What a configure answer changes in the entry: the fields the patch named that an entry shows. */
 function entryChange(change: ProviderConfigPatch, view: ProviderConfigView): EntryChange {
-  const named = Object.keys(change).filter((key) => SHOWN_OPTIONS.has(key)) as (keyof ProviderConfigView & EntryKey)[];
-  return Object.fromEntries(named.map((key) => [key, view[key]]));
+  return Object.fromEntries(Object.keys(change).filter(isShownOption).map((key) => [key, view[key]]));
+}
+
+/** The entry with an answer's change in it. */
+function changedEntry(entry: ConcurrencyStatusEntry, { limit, cooldownMs, ...options }: EntryChange): ConcurrencyStatusEntry {
+  const next = { ...entry, ...(limit === undefined ? {} : { limit }), ...(cooldownMs === undefined ? {} : { cooldownMs }) };
+  for (const key of Object.keys(options).filter(isShownOption)) setOption(next, key, options[key]);
+  // A provider made local again has no hosts to count (the push says the same).
+  if (!next.shared) delete next.hosts;
+  return next;
+}
+
+function setOption<K extends ShownOption>(entry: ConcurrencyStatusEntry, key: K, value: ConcurrencyStatusEntry[K] | undefined): void {
+  if (value === undefined) delete entry[key];
+  else entry[key] = value;
 }
 
 export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => number = Date.now) {
-  /** What an answer changes in an entry; a field given as undefined was cleared. */
+  /** What an answer changes in an entry. */
   function patch(providerId: string, change: EntryChange): void {
     store.setState((state) => {
       const entry = state.providers[providerId];
-      if (!entry) return {};
-      const next = { ...entry } as Record<string, unknown>;
-      for (const [key, value] of Object.entries(change)) {
-        if (value === undefined) delete next[key];
-        else next[key] = value;
-      }
-      // A provider made local again has no hosts to count (the push says the same).
-      if (!next.shared) delete next.hosts;
-      return applyEntry(state, next as unknown as ConcurrencyStatusEntry, now());
+      return entry ? applyEntry(state, changedEntry(entry, change), now()) : {};
     });
   }
 

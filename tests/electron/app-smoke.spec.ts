@@ -50,6 +50,9 @@ async function apiOf(dir: string): Promise<(method: string, path: string, body?:
 
 test("the app opens its window, shows a provider added over the API, and restores an auto-reduced limit", async () => {
   const executablePath = process.env.HEADROOM_ELECTRON_BINARY;
+  // Skipped unless started by scripts/test-electron.mjs, which sets this path once it finds
+  // Electron's binary installed (npm installs skip its download). It runs through
+  // `npm run test:electron` wherever the binary is, as in CI (.github/workflows/electron.yml).
   test.skip(!executablePath, "HEADROOM_ELECTRON_BINARY is not set: run this through npm run test:electron");
   app = await electron.launch({
     executablePath: executablePath!,

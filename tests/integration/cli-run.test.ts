@@ -115,6 +115,8 @@ test("a command that cannot be found exits 127 and gives the slot back", async (
   expect((await entry()).active).toBe(0);
 });
 
+// Skipped where /usr/bin/script (util-linux's, which gives the CLI a real pseudo-terminal) is not
+// installed, as in a minimal container; it runs wherever it is, the development machine included.
 test.skipIf(!existsSync(SCRIPT))("on a terminal the wait is one line rewritten in place and the command keeps the terminal", async () => {
   const held = await t.client.acquire({ providerId: "anthropic" });
   const cli = spawnCli(["run", "-p", "anthropic", "--", ...nodeScript(`console.log("tty:"+process.stdout.isTTY)`)], cliEnv(t), {

@@ -107,7 +107,8 @@ test("a data folder that cannot be created (a file where its parent should be) s
   expectOneSentence(stderr, `Headroom cannot use the data folder ${target}`, "ENOTDIR", "--data-dir");
 }, 30_000);
 
-// root may write anywhere, so a read-only folder only stops an ordinary user.
+// Skipped as root, who may write into a read-only folder anyway, so nothing would stop start-up
+// (as on the machine Headroom is developed on). It runs for any ordinary user.
 test.skipIf(process.getuid?.() === 0)("a read-only data folder stops start-up with one sentence and exit status 78", async () => {
   const dir = tempDir();
   dirs.push(dir);
