@@ -1,7 +1,7 @@
 // SPEC §4 `upstreamFailures`: per provider, the proxied requests that found no working upstream
 // (none set, not reachable, a loop) over the last 10 minutes. Agents retry a broken upstream
 // as fast as they can, so failures are counted by the second: a provider holds at most 600
-// counts however hard it is hammered. A success clears nothing; failures only age out.
+// counts however hard it is hammered. A success clears nothing (failures age out); a new upstream does.
 import type { UpstreamFailures } from "../../shared/types";
 import type { Clock, TimerHandle } from "./clock";
 
