@@ -5,7 +5,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { requestHeaders, responseHeaders } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { DEFAULT_BODY_TIMEOUT_MS, MAX_PROXY_BODY_BYTES, refuseBody, tooLargeError } from "./request-body";
-import { unreachedBy } from "./upstream-notes";
+import { unreachedBy } from "./unreached";
 
 /**
  * How an exchange ended, for the gating decision. `status` is set once upstream answered;

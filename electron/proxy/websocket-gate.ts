@@ -18,7 +18,8 @@ import { mayCarryWindows, usedUpError, WindowObserver } from "./window-observer"
 import { relayMessages } from "./websocket-relay";
 import { WebSocketUsage } from "./websocket-usage";
 import type { AgentIdentity } from "../agents/agent-identity";
-import { noteIfLoop, unreachedBy } from "./upstream-notes";
+import { noteIfLoop } from "./upstream-notes";
+import { unreachedBy } from "./unreached";
 
 export const DEFAULT_WEBSOCKET_IDLE_MS = 60_000;
 /** An upstream's refusal of the upgrade is passed on; its body is an error message, never large. */
