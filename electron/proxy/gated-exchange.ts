@@ -15,7 +15,7 @@ import { forward, type Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { modelOf, readGatedBody, refuseBody, type BodyBudget } from "./request-body";
-import { StreamErrorScanner } from "./stream-errors";
+import { StreamErrorScanner, type Framing } from "./stream-errors";
 import { requestAgent } from "./request-agent";
 import { noteAnswerHead, noteUnreached } from "./upstream-notes";
 import { ErrorAnswer } from "./error-answer";
@@ -120,25 +120,28 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
 function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: AgentIdentity; model: string }): Promise<void> {
   const { service, providerId } = input;
   const windows = new WindowObserver(service, providerId);
-  const scanner = new StreamErrorScanner((data) => windows.event(data));
+  const google = input.flavor === "google";
+  const scanner = new StreamErrorScanner((data) => windows.event(data), { google });
   const usage = new UsageTap();
-  let scanning = false;
+  let framing: Framing | undefined;
   let errorAnswer: ErrorAnswer | undefined;
   const observe = {
     head(incoming: IncomingMessage) {
       noteAnswerHead(service, providerId, incoming);
       const status = incoming.statusCode ?? 0;
       windows.head(status, incoming.headers);
-      scanning = status >= 200 && status < 300 && String(incoming.headers["content-type"]).startsWith("text/event-stream");
+      const sse = String(incoming.headers["content-type"]).startsWith("text/event-stream");
+      // Google's stream without `alt=sse` is one JSON array; its error is an element of it.
+      framing = status < 200 || status >= 300 ? undefined : sse ? "sse" : google ? "json" : undefined;
       if (status === 429) errorAnswer = new ErrorAnswer(incoming.headers["content-encoding"]);
     },
     chunk(chunk: Buffer) {
       errorAnswer?.add(chunk);
       usage.feed(chunk);
-      if (!scanning) return;
+      if (!framing) return;
       // The scanner stops at the first error: after it the stream is ending, and what it said counts.
       const before = scanner.error;
-      scanner.feed(chunk);
+      scanner.feed(chunk, framing);
       // In-band: it counts the moment it passes, and the stream's end adds nothing more.
       if (!before && scanner.error) end.applyNow(streamErrorVerdict(scanner.error));
     },

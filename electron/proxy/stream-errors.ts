@@ -2,8 +2,12 @@
 // OpenAI chat/completions chunks carrying `error`, the Responses API's `event: error` and
 // `response.failed`, and Gemini chunks carrying Google's `error` (with its RetryInfo wait).
 // The scanner reads the stream line by line as it passes, keeping only the unfinished line
-// (capped), so it never holds the stream and splits across chunks cost nothing.
+// (capped), so it never holds the stream and splits across chunks cost nothing. Google also
+// sends its error outside any `data:` line: as an element of the JSON array a stream without
+// `alt=sse` is, or pretty-printed across lines into an event stream; for Gemini a keyed-object
+// tap picks the `"error"` object out of the bytes wherever it sits.
 import { googleErrorOf } from "../../shared/google-rpc-error";
+import { KeyedObjectTap } from "./keyed-objects";
 
 type StreamErrorKind = "rate_limited" | "server" | "other";
 
@@ -66,25 +70,37 @@ function classify(names: string[]): StreamError | undefined {
   return { kind: "other", type: names[0]! };
 }
 
+/** How the answer frames its events: lines of an event stream, or JSON (Google's array stream). */
+export type Framing = "sse" | "json";
+
 export class StreamErrorScanner {
   private partial = "";
   private skipping = false;
   private event = "";
   private found: StreamError | undefined;
+  private readonly google: KeyedObjectTap | undefined;
 
   /**
    * `windows` hears every `codex.rate_limits` event of the stream and every error, before the
    * error is counted (SPEC §8: an error may be a window's refusal, e.g. Gemini's per-day quota).
+   * `google` looks for Google's error object outside the event lines too.
    */
-  constructor(private readonly windows?: (data: unknown) => void) {}
+  constructor(
+    private readonly windows?: (data: unknown) => void,
+    options: { google?: boolean } = {},
+  ) {
+    this.google = options.google ? new KeyedObjectTap(["error"], (text) => this.googleObject(text)) : undefined;
+  }
 
   /** The first error seen, if any. */
   get error(): StreamError | undefined {
     return this.found;
   }
 
-  feed(chunk: Buffer): void {
+  feed(chunk: Buffer, framing: Framing = "sse"): void {
     if (this.found) return;
+    this.google?.feed(chunk);
+    if (this.found || framing !== "sse") return;
     const text = chunk.toString("latin1"); // byte-for-byte: JSON keys and types are ASCII
     let start = 0;
     for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
@@ -128,7 +144,27 @@ export class StreamErrorScanner {
       return;
     }
     const found = data && errorInPayload(data, this.event);
-    if (!found) return;
+    if (data && found) this.settle(data, found);
+  }
+
+  /** An `"error"` object from anywhere in a Gemini answer; Google's shape has a numeric code. */
+  private googleObject(text: string): void {
+    if (this.found) return;
+    let error: unknown;
+    try {
+      error = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const shape = objectAt(error);
+    // Google always states both; a tool call's argument named `error` hardly does.
+    if (typeof shape?.code !== "number" || typeof shape.status !== "string") return;
+    const data = { error };
+    const found = googleStreamError(data);
+    if (found) this.settle(data, found);
+  }
+
+  private settle(data: Json, found: StreamError): void {
     this.windows?.(data);
     this.found = found;
   }

@@ -129,3 +129,23 @@ test("an error chunk inside a Gemini stream pauses the provider the moment it pa
   const kinds = (await h.client.history()).events.filter((e) => e.kind === "rate_limited");
   expect(kinds).toHaveLength(1);
 });
+
+test("without alt=sse the stream is one JSON array: its error element pauses the provider the moment it passes", async () => {
+  h = await startProxyHarness({ limit: 3, providerId: "gemini" });
+  // As Google sends it: pretty-printed elements, the error last, split mid-object across writes.
+  const chunk = JSON.stringify({ candidates: [{ content: { parts: [{ text: "h" }] } }] }, null, 2);
+  const error = JSON.stringify(googleErrorBody(429, "quota", "2s"), null, 2);
+  const cut = error.indexOf("RESOURCE_") + 4;
+  h.fake.script({
+    status: 200,
+    headers: { "content-type": "application/json; charset=UTF-8" },
+    stream: [`[${chunk}`, `,\r\n${error.slice(0, cut)}`, error.slice(cut)],
+    stallAfterStream: true,
+  });
+  const stream = await streamUntil(`${h.base}/v1beta/models/gemini-2.5-pro:streamGenerateContent`, contents, "EXHAUSTED");
+  await eventually(async () => expect(await entry(h!)).toMatchObject({ paused: true, active: 1, limit: 2 }));
+  expect((await entry(h)).pausedUntil! - Date.now()).toBeLessThanOrEqual(2_000);
+  stream.destroy();
+  await eventually(async () => expect(await entry(h!)).toMatchObject({ active: 0 }));
+  expect((await h.client.history()).events.filter((e) => e.kind === "rate_limited")).toHaveLength(1);
+});

@@ -66,3 +66,45 @@ test("a huge content line is skipped without being held, and an error after it i
   scanner.feed(Buffer.from(`"}\n\nevent: error\ndata: {"type":"error","error":{"type":"api_error","message":"x"}}\n\n`));
   expect(scanner.error).toEqual({ kind: "server", type: "api_error" });
 });
+
+function scanGoogle(text: string, pieceSize: number, framing: "sse" | "json") {
+  const heard: unknown[] = [];
+  const scanner = new StreamErrorScanner((data) => heard.push(data), { google: true });
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += pieceSize) scanner.feed(bytes.subarray(at, at + pieceSize), framing);
+  return { error: scanner.error, heard };
+}
+
+const quota = {
+  error: {
+    code: 429,
+    message: "Quota exceeded — réessayez", // a non-ASCII message split across chunks must not spoil the parse
+    status: "RESOURCE_EXHAUSTED",
+    details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "3s" }],
+  },
+};
+const candidate = (text: string) => ({ candidates: [{ content: { parts: [{ text }] } }] });
+
+test("Google's JSON array stream (no alt=sse): a pretty-printed error element is read at any chunking", () => {
+  const text = `[${JSON.stringify(candidate("an \"error\": {\"code\": 1} in prose"), null, 2)}\n,\r\n${JSON.stringify(quota, null, 2)}\n]`;
+  for (const size of [1, 5, 64, 100_000]) {
+    const { error, heard } = scanGoogle(text, size, "json");
+    expect(error, `pieces of ${size}`).toEqual({ kind: "rate_limited", type: "RESOURCE_EXHAUSTED", retryAfterMs: 3000 });
+    // The windows observer hears it once, in the body's own shape (a per-day QuotaFailure is a window).
+    expect(heard).toEqual([quota]);
+  }
+});
+
+test("a pretty-printed Google error written into an event stream outside any data: line is read", () => {
+  const text = `data: ${JSON.stringify(candidate("h"))}\r\n\r\n${JSON.stringify({ error: { code: 503, message: "busy", status: "UNAVAILABLE" } }, null, 2)}\n`;
+  expect(scanGoogle(text, 7, "sse").error).toEqual({ kind: "server", type: "UNAVAILABLE" });
+});
+
+test("in a Gemini answer, an `error` object without Google's code and status is content, not an error", () => {
+  const toolCall = { candidates: [{ content: { parts: [{ functionCall: { name: "report", args: { error: { code: 500 } } } }] } }] };
+  expect(scanGoogle(`[${JSON.stringify(toolCall, null, 2)}]`, 3, "json").error).toBeUndefined();
+  // Other providers' answers are never read as JSON: the Google tap is Gemini's alone.
+  const plain = new StreamErrorScanner();
+  plain.feed(Buffer.from(JSON.stringify([quota])), "json");
+  expect(plain.error).toBeUndefined();
+});
