@@ -51,8 +51,9 @@ export function CooldownControl({ providerId, cooldownMs }: { providerId: string
     }
     sending.current = position;
     await run(intents.setCooldown(providerId, cooldownAt(position)));
-    sending.current = undefined;
-    setDragged(undefined);
+    // A gesture begun while this save was on its way is newer: landing must not undo it.
+    if (sending.current === position) sending.current = undefined;
+    setDragged((current) => (current === position ? undefined : current));
   }
   const commitWhenKeysStop = () => {
     clearTimeout(keyTimer.current);

@@ -90,3 +90,24 @@ test("the field beside the slider takes any allowed value; above 5000 the slider
   await expect(field).toHaveAccessibleDescription("cooldownMs must be an integer from 0 to 600000 (got 700000)");
   expect(await cooldownOf(host)).toBe(20_000);
 });
+
+test("a new gesture while the last save is still on its way is not undone when that save lands", async ({ page, host, openWindow }) => {
+  await host.client.setLimit("anthropic", 2);
+  await openWindow();
+  const slider = card(page, "anthropic").getByRole("slider", { name: "Cooldown for anthropic" });
+  // A slow host: the first save answers only after the next gesture has begun.
+  let answerFirst: () => void = () => undefined;
+  const firstHeld = new Promise<void>((resolve) => (answerFirst = resolve));
+  let saves = 0;
+  await page.route("**/concurrency/cooldown/**", async (route) => {
+    if (route.request().method() === "PUT" && saves++ === 0) await firstHeld;
+    await route.continue();
+  });
+  await slider.focus();
+  await slider.press("ArrowRight");
+  await expect.poll(() => saves).toBe(1); // the 360 ms save is on its way, held
+  await slider.press("End");
+  answerFirst();
+  await expect.poll(() => cooldownOf(host)).toBe(5_000);
+  await expect(slider).toHaveAttribute("aria-valuetext", "5 s");
+});
