@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Clock, TimerHandle } from "../engine/clock";
-import { replaceAtomically } from "../host/exclusive-file";
+import { replaceAtomically } from "../data-folder/exclusive-file";
 import { errorText } from "../settings/data-files";
 import type { StoredSeries } from "./usage-ledger";
 

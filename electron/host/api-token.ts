@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { tokenFilePath, tokenFromEnv, tokenFromFile } from "../data-folder/token-file";
-import { createExclusive, isLooserThanOwnerOnly, replaceAtomically } from "./exclusive-file";
+import { createExclusive, isLooserThanOwnerOnly, replaceAtomically } from "../data-folder/exclusive-file";
 
 /** For the host: the token to require, creating the file on first start. */
 export function loadOrCreateToken(dir: string, env: NodeJS.ProcessEnv = process.env): string {

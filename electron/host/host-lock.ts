@@ -2,7 +2,7 @@
 // same settings and two pools enforcing "the" limit, each allowing it in full.
 import fs from "node:fs";
 import path from "node:path";
-import { createExclusive, replaceAtomically } from "./exclusive-file";
+import { createExclusive, replaceAtomically } from "../data-folder/exclusive-file";
 import { processStartTime } from "./process-start";
 
 const LOCK_FILE_NAME = "host.lock";

@@ -10,7 +10,7 @@ import type { ExchangeEnd } from "../service/exchange-gate";
 import { ServiceError } from "../service/service-error";
 import { tame } from "../../shared/tame";
 import type { AgentIdentity } from "../agents/agent-identity";
-import { UsageTap } from "../agents/usage-tap";
+import { UsageTap } from "./usage-tap";
 import { forward, type Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";

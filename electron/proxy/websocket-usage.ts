@@ -5,7 +5,7 @@
 import type { TokenCounts } from "../../shared/agents";
 import type { LeaseOutcome } from "../../shared/types";
 import { tame } from "../../shared/tame";
-import { UsageTap } from "../agents/usage-tap";
+import { UsageTap } from "./usage-tap";
 
 export interface TunnelAnswer {
   model: string;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { UsageTap } from "../../electron/agents/usage-tap";
+import { UsageTap } from "../../electron/proxy/usage-tap";
 import {
   anthropicJson,
   anthropicStream,

@@ -3,7 +3,7 @@
 // `"usageMetadata"`) object. Later objects overwrite the fields they state: Anthropic's
 // cumulative output_tokens and Gemini's per-chunk usageMetadata both end on the last value.
 import type { TokenCounts } from "../../shared/agents";
-import { KeyedObjectTap } from "../proxy/keyed-objects";
+import { KeyedObjectTap } from "./keyed-objects";
 import { readUsage, type TokenReading } from "./usage-shapes";
 
 export class UsageTap {
