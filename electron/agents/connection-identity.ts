@@ -25,20 +25,14 @@ export class ConnectionProcesses {
     private readonly lookup: Lookup = processOfConnection,
   ) {}
 
+  /** Begins the lookup as the connection opens, so it runs while the request's head and body arrive. */
+  begin(socket: Socket): void {
+    this.known(socket);
+  }
+
   async of(socket: Socket): Promise<LocalProcess | undefined> {
-    let known = this.bySocket.get(socket);
-    if (!known) {
-      const { remotePort, localPort } = socket;
-      if (remotePort === undefined || localPort === undefined) return undefined;
-      const entry: Known = { settled: false, waited: false, found: undefined, pending: Promise.resolve(undefined) };
-      entry.pending = this.lookup(remotePort, localPort).then((found) => {
-        entry.settled = true;
-        entry.found = found;
-        return found;
-      });
-      this.bySocket.set(socket, entry);
-      known = entry;
-    }
+    const known = this.known(socket);
+    if (!known) return undefined;
     if (known.settled || known.waited) return known.found;
     known.waited = true;
     let timer: NodeJS.Timeout | undefined;
@@ -50,5 +44,20 @@ export class ConnectionProcesses {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private known(socket: Socket): Known | undefined {
+    const known = this.bySocket.get(socket);
+    if (known) return known;
+    const { remotePort, localPort } = socket;
+    if (remotePort === undefined || localPort === undefined) return undefined;
+    const entry: Known = { settled: false, waited: false, found: undefined, pending: Promise.resolve(undefined) };
+    entry.pending = this.lookup(remotePort, localPort).then((found) => {
+      entry.settled = true;
+      entry.found = found;
+      return found;
+    });
+    this.bySocket.set(socket, entry);
+    return entry;
   }
 }

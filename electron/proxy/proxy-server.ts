@@ -9,6 +9,7 @@ import { unknownProvider } from "../service/service-error";
 import { createUpstreams, forward, type Upstreams } from "./forward";
 import { hopsOf, LEASE_HEADER } from "./forward-headers";
 import { gatedExchange } from "./gated-exchange";
+import { connectionOpened } from "./request-agent";
 import { flavorOf, flavorOfRawUrl, sendProxyError, type ErrorFlavor, type ProxyError } from "./proxy-errors";
 import { isGatedUpgrade, isGeneration, parseProxyPath, upstreamUrl, type ProxyTarget } from "./proxy-paths";
 import { BodyBudget, declaresTooLarge, DEFAULT_BODY_TIMEOUT_MS, refuseBody, tooLargeError } from "./request-body";
@@ -58,6 +59,7 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
       }),
     );
   });
+  server.on("connection", connectionOpened);
   server.on("upgrade", (req: IncomingMessage, socket, head: Buffer) => {
     const refuse = (flavor: ErrorFlavor, error: ProxyError) => webSockets.refuse(socket, flavor, error);
     const checked = admissible(options, upstreams, req, refuse);

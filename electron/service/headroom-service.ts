@@ -94,7 +94,7 @@ export class HeadroomService implements OperationService {
       providers: () => this.status().providers,
       routes: () => this.routeService.view().routes,
       now: () => options.clock.now(),
-      isShared: (providerId) => this.providers.get(providerId)?.pool.status().shared === true,
+      isShared: (providerId) => this.providers.isShared(providerId),
       redis: () => options.hub?.state(),
     });
     this.events = new ServiceEvents(options.clock, (event) => this.meter.recorded(event));

@@ -60,6 +60,11 @@ export class ProviderRegistry {
     return this.byId.get(providerId);
   }
 
+  /** Whether its pool lives in Redis: asked on every admission (metrics labels), so no status() here. */
+  isShared(providerId: string): boolean {
+    return this.byId.get(providerId)?.pool instanceof SharedProviderPool;
+  }
+
   /** The provider, or the 404 that lists the known ones. */
   require(providerId: string): Provider {
     const provider = this.byId.get(providerId);

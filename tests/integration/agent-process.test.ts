@@ -1,11 +1,12 @@
 // SPEC §9: the proxy tells agents apart by the local process behind each connection.
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { ConnectionProcesses } from "../../electron/agents/connection-identity";
+import { processOfConnection } from "../../electron/agents/process-of-socket";
 
 let server: Server | undefined;
 let folder: string | undefined;
@@ -31,6 +32,35 @@ test.runIf(process.platform === "linux")("a child in a temp folder that connects
     socket.destroy();
   } finally {
     child.kill();
+  }
+});
+
+test.runIf(process.platform === "linux")("a burst of connections is traced together: each to its own process, one inside this process to none", async () => {
+  const sockets: Socket[] = [];
+  let burst: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => (burst = resolve));
+  server = createServer((socket) => {
+    sockets.push(socket);
+    if (sockets.length === 41) burst();
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const { port } = server!.address() as { port: number };
+  const script = (count: number) => `for (let i = 0; i < ${count}; i++) require("net").connect(${port}, "127.0.0.1"); setTimeout(() => {}, 30000);`;
+  const one = spawn(process.execPath, ["-e", script(25)], { stdio: "ignore" });
+  const other = spawn(process.execPath, ["-e", script(15)], { stdio: "ignore" });
+  const mine = connect(port, "127.0.0.1");
+  try {
+    await arrived;
+    const found = await Promise.all(sockets.map((socket) => processOfConnection(socket.remotePort!, socket.localPort!)));
+    const pids = found.map((process) => process?.pid);
+    expect(pids.filter((pid) => pid === one.pid)).toHaveLength(25);
+    expect(pids.filter((pid) => pid === other.pid)).toHaveLength(15);
+    expect(pids.filter((pid) => pid === undefined)).toHaveLength(1); // the one from this process
+  } finally {
+    one.kill();
+    other.kill();
+    mine.destroy();
+    for (const socket of sockets) socket.destroy();
   }
 });
 
