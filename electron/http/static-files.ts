@@ -1,24 +1,35 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join, normalize, sep } from "node:path";
 import { contentTypeOf } from "../host/content-types";
 
-/** Serves the built window; unknown paths fall back to index.html. false when nothing fits. */
+const within = (folder: string, path: string) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/**
+ * Serves the built window; unknown paths fall back to index.html. false when nothing fits. A
+ * file is served only when its real path, links followed, is inside the folder's real path: a
+ * link planted in the folder cannot hand out a file from elsewhere (SPEC §6, issue 17).
+ */
 export async function serveStatic(root: string, pathname: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  // A malformed escape was answered 400 before this (api-server.ts).
   const wanted = normalize(join(root, decodeURIComponent(pathname)));
-  if (wanted !== root && !wanted.startsWith(root.endsWith(sep) ? root : root + sep)) return false;
+  if (!within(root, wanted)) return false;
+  const realRoot = await realpath(root).catch(() => undefined);
+  if (realRoot === undefined) return false;
   for (const file of [wanted, join(root, "index.html")]) {
-    const info = await stat(file).catch(() => undefined);
+    const real = await realpath(file).catch(() => undefined);
+    if (real === undefined || !within(realRoot, real)) continue;
+    const info = await stat(real).catch(() => undefined);
     if (!info?.isFile()) continue;
     res.writeHead(200, {
-      "content-type": contentTypeOf(file),
+      "content-type": contentTypeOf(real),
       "content-length": info.size,
-      "cache-control": file.endsWith("index.html") ? "no-store" : "public, max-age=3600",
+      "cache-control": real.endsWith("index.html") ? "no-store" : "public, max-age=3600",
       "x-content-type-options": "nosniff",
     });
     if (req.method === "HEAD") res.end();
-    else createReadStream(file).pipe(res);
+    else createReadStream(real).pipe(res);
     return true;
   }
   return false;

@@ -1,5 +1,5 @@
 // SPEC §3: no input, however odd, gets a 500; no foreign Host or Origin drives the API.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -7,8 +7,16 @@ import { rawRequest, removeDir, startTestHost, tempDir, type TestHost } from "..
 
 let t: TestHost;
 const staticDir = tempDir("headroom-static-");
+const elsewhere = tempDir("headroom-secret-");
 beforeAll(async () => {
   mkdirSync(join(staticDir, "assets"));
+  writeFileSync(join(elsewhere, "secret.txt"), "the user's secret");
+  mkdirSync(join(elsewhere, "folder"));
+  writeFileSync(join(elsewhere, "folder", "inner.js"), "the user's other secret");
+  // Links planted in the window's folder, pointing out of it; one link inside it stays fine.
+  symlinkSync(join(elsewhere, "secret.txt"), join(staticDir, "assets", "leak.txt"));
+  symlinkSync(join(elsewhere, "folder"), join(staticDir, "linked"));
+  symlinkSync(join(staticDir, "assets", "app.js"), join(staticDir, "assets", "alias.js"));
   writeFileSync(join(staticDir, "index.html"), "<!doctype html><title>Headroom</title>");
   writeFileSync(join(staticDir, "assets", "app.js"), "export {};");
   t = await startTestHost({ staticDir });
@@ -18,6 +26,17 @@ afterAll(async () => {
   await t.stop();
   removeDir(t.dataDir);
   removeDir(staticDir);
+  removeDir(elsewhere);
+});
+
+test("a link planted in the window's folder hands out nothing from outside it", async () => {
+  for (const path of ["/assets/leak.txt", "/linked/inner.js"]) {
+    const res = await rawRequest(t.url, { path });
+    expect(res.body).not.toContain("secret");
+    expect(res.body).toContain("<title>Headroom</title>"); // the page, as for any unknown path
+  }
+  const inside = await rawRequest(t.url, { path: "/assets/alias.js" });
+  expect(inside.body).toBe("export {};");
 });
 
 const auth = () => ({ authorization: `Bearer ${t.host.token}` });
