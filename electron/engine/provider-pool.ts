@@ -115,10 +115,12 @@ class Pool implements ProviderPool {
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean {
     const age = this.held.take(leaseId);
     if (!age) return false;
+    // The cooldown first: a probe's release that opens the window drives the queue at once,
+    // and the slot it freed is still cooling down (SPEC §1).
+    this.recycling.released();
     this.windows.released(leaseId, outcome);
     if (outcome === "success") this.rateLimits.succeeded();
     else if (outcome === "rate_limited") this.rateLimits.rateLimited(age, retryAfterMs);
-    this.recycling.released();
     this.admission.drive();
     this.notify(true);
     return true;

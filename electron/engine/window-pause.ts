@@ -7,9 +7,9 @@ import type { LeaseOutcome } from "../../shared/types";
 import type { Clock, TimerHandle } from "./clock";
 import * as say from "./window-messages";
 
-const MAX_WINDOW_PAUSE_MS = 8 * 24 * 3_600_000;
+export const MAX_WINDOW_PAUSE_MS = 8 * 24 * 3_600_000;
 /** The pause when a refusal names no reset, and the longest a probe waits for its answer. */
-const PROBE_MS = 60_000;
+export const PROBE_MS = 60_000;
 
 type State =
   | { kind: "open" }

@@ -29,6 +29,7 @@ export const OPERATION_ARGS = {
   leases: [],
   rateLimitedOn: ["leaseId", "retryAfter"],
   pauseUntil: ["untilAt", "reason"],
+  windowNote: ["usedUp", "label", "resetsAt"],
   gate: ["gated"],
   gateAnswer: ["askId", "sessions", "pollMs"],
 } as const satisfies Record<string, readonly string[]>;
@@ -97,6 +98,11 @@ export interface StatusResult {
   recycling: number;
   hosts: number;
   version: number;
+  /** While a used-up window pauses the provider (SPEC §8): its end and the window. */
+  windowUntil?: number;
+  windowLabel?: string;
+  /** The first admission after the window's reset is out. */
+  probing: boolean;
 }
 
 interface HeldRow {
@@ -134,6 +140,7 @@ export interface Results {
   leases: { held: HeldRow[]; waiting: WaiterRow[] };
   rateLimitedOn: { held: boolean } & Partial<Judged429>;
   pauseUntil: { paused: boolean; pausedUntil?: number };
+  windowNote: { done: true };
   gate: { done: true };
   gateAnswer: { answered: boolean; admitting?: boolean };
 }
@@ -149,6 +156,16 @@ export interface ScriptReply<O extends Operation = Operation> {
   wakeAt: number[];
   hostExpiresAt: number;
   staleEpoch?: true;
+  /** What the window's pause did in this operation, for this host's history (lua/window-state.ts). */
+  windowEvents?: WindowEvent[];
+}
+
+interface WindowEvent {
+  kind: "window_exhausted" | "window_reset";
+  label: string;
+  at: number;
+  /** The pause's end (exhausted only). */
+  untilAt?: number;
 }
 
 /**
@@ -167,5 +184,6 @@ export function parseReply<O extends Operation>(raw: string): ScriptReply<O> {
   const reply = parseJson<ScriptReply<O>>(raw);
   reply.inbox = list(reply.inbox);
   reply.wakeAt = list(reply.wakeAt);
+  if (reply.windowEvents !== undefined) reply.windowEvents = list(reply.windowEvents);
   return reply;
 }

@@ -1,6 +1,7 @@
 // The one Lua script that changes a shared provider's state in Redis (SPEC §7), put together
 // from its fragments in the order their locals need: the prelude (arguments, keys, state read
-// once), slots and queue (with the usage gate), the 429 rules, host liveness, then each
+// once), a used-up window's state, slots and queue (with the usage gate), the 429 rules and
+// the window's, host liveness, then each
 // operation; the one named runs and the reply ends the script. Its protocol, host side, is
 // pool-protocol.ts.
 import { GATE_OPS_LUA } from "./gate-script";
@@ -12,11 +13,14 @@ import { RATE_LIMITS_LUA } from "./lua/rate-limits";
 import { REPLY_LUA } from "./lua/reply";
 import { SETTINGS_OPS_LUA } from "./lua/settings-ops";
 import { SLOTS_LUA } from "./lua/slots";
+import { WINDOW_OPS_LUA, WINDOW_STATE_LUA } from "./lua/window-state";
 
 export const POOL_SCRIPT: string = [
   PRELUDE_LUA,
+  WINDOW_STATE_LUA,
   SLOTS_LUA,
   RATE_LIMITS_LUA,
+  WINDOW_OPS_LUA,
   HOSTS_LUA,
   // TTL leases that ran out go before the operation is judged.
   "expireLeases()",

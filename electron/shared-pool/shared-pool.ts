@@ -11,6 +11,7 @@ import type { HistoryKind, LeaseOutcome, UsageGateReading } from "../../shared/t
 import * as say from "../engine/pool-messages";
 import type { AcquireOptions, AcquireResult, GateProbe, Lease, PersistedLease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
+import * as windowSay from "../engine/window-messages";
 import { ABORTED, REMOVED } from "../engine/waiter-queue";
 import { ChangeFeed } from "./change-feed";
 import { EpochLink } from "./epoch-link";
@@ -221,6 +222,15 @@ export class SharedPool {
     if ((await this.link.call("resume", {}))?.wasPaused) this.event("resumed", say.resumedMessage(this.providerId));
   }
 
+  /**
+   * A plan-window reading from an answer (SPEC §8), shared by every host: `usedUp` pauses the
+   * provider in Redis until the window's reset; any other answer while the probe is out opens it.
+   */
+  async noteWindow(usedUp: { label: string; resetsAt?: number } | undefined): Promise<void> {
+    const args = usedUp ? { usedUp: 1, label: usedUp.label, resetsAt: usedUp.resetsAt ?? "" } : { usedUp: 0, label: "", resetsAt: "" };
+    await this.link.call("windowNote", args);
+  }
+
   /** This host's usage gate (SPEC §7: it stays on each host), polled when its waiter heads the queue; undefined: none. */
   setUsageProbe(gate: GateProbe | undefined): void {
     this.gate.set(gate);
@@ -300,8 +310,11 @@ export class SharedPool {
   }
 
   /** `read`: the operation only read the state; it tells of a change only if it delivered something. */
-  private handle({ inbox, wakeAt, hostExpiresAt }: ScriptReply, read: boolean): void {
+  private handle({ inbox, wakeAt, hostExpiresAt, windowEvents }: ScriptReply, read: boolean): void {
     this.inbox.deliver(inbox);
+    for (const { kind, label, at, untilAt = at } of windowEvents ?? []) {
+      this.event(kind, kind === "window_reset" ? windowSay.resetMessage(this.providerId, label) : windowSay.exhaustedMessage(this.providerId, label, untilAt, at));
+    }
     this.timers.at(wakeAt);
     this.timers.hostExpiry(hostExpiresAt, this.waiters.size > 0);
     if (!read || inbox.length > 0) this.deps.onChange?.();

@@ -79,7 +79,7 @@ export class SharedSettings {
     const reply = await this.deps.link.call("status", {});
     if (!reply) throw new Error(`shared provider ${providerId} was disposed`);
     this.version = reply.version;
-    this.last = statusEntry(providerId, reply, { noticeDismissed: this.noticeDismissed, ...this.deps.hostSide(now) });
+    this.last = statusEntry(providerId, reply, { noticeDismissed: this.noticeDismissed, ...this.deps.hostSide(now) }, now);
     return this.last;
   }
 

@@ -2,6 +2,7 @@
 // says before the host has joined and while Redis cannot be asked, and the settings it shows.
 import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
 import * as say from "../engine/pool-messages";
+import * as windowSay from "../engine/window-messages";
 import type { PoolConfig } from "../engine/pool-types";
 import type { StatusResult } from "./pool-protocol";
 
@@ -24,9 +25,19 @@ export interface HostSide {
   usageGate: UsageGateReading | undefined;
 }
 
-/** The script's `status` answer as the entry every host shows. */
-export function statusEntry(providerId: string, status: StatusResult, host: HostSide): SharedStatusEntry {
-  const { limit, active, queued, pausedUntil, pauseReason, cooldownMs, autoReduced, autoReducedFrom = -1, recycling, hosts } = status;
+/** The later of the 429 pause and a used-up window's, with the reason of whichever ends later (as the local pool shows them). */
+function pauseOf(status: StatusResult, now: number): { pausedUntil?: number; pauseReason?: string } {
+  const { pausedUntil: rate, pauseReason, windowUntil, windowLabel } = status;
+  if (windowUntil !== undefined && windowLabel !== undefined && (rate === undefined || windowUntil >= rate)) {
+    return { pausedUntil: windowUntil, pauseReason: windowSay.usedUpReason(windowLabel, windowUntil, now) };
+  }
+  return rate === undefined ? {} : { pausedUntil: rate, pauseReason: pauseReason || say.PAUSED_BY_429 };
+}
+
+/** The script's `status` answer as the entry every host shows; `now` on Redis's clock. */
+export function statusEntry(providerId: string, status: StatusResult, host: HostSide, now: number): SharedStatusEntry {
+  const { limit, active, queued, cooldownMs, autoReduced, autoReducedFrom = -1, recycling, hosts } = status;
+  const { pausedUntil, pauseReason } = pauseOf(status, now);
   const notice =
     status.loweredAgainMs === undefined
       ? say.reductionNotice(providerId, autoReducedFrom, limit)
@@ -37,7 +48,7 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     active,
     queued,
     paused: pausedUntil !== undefined,
-    ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason: pauseReason || say.PAUSED_BY_429 }),
+    ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason }),
     cooldownMs,
     autoReduced,
     ...(autoReduced ? { autoReducedFrom, notice } : {}),
@@ -47,6 +58,7 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     ...(host.usageGate ? { usageGate: host.usageGate } : {}),
     shared: true,
     hosts,
+    ...(status.probing && queued > 0 && status.windowLabel !== undefined ? { waitReason: windowSay.probingReason(status.windowLabel) } : {}),
   };
 }
 

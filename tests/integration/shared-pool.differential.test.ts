@@ -1,7 +1,8 @@
 // Same answers as the local pool (issue 11): the local pool and the shared pool (one host, a
 // real redis-server) are driven with the same random sequences of acquire, release with each
 // outcome, a 429 on a lease that stays held, the early pause of upstream headers, timeout,
-// abort, undelivered admission, limit and cooldown change, resume and time steps, on one fake clock. After every step both must have answered the same acquires the
+// abort, undelivered admission, a used-up plan window and the probe at its reset (SPEC §8),
+// limit and cooldown change, resume and time steps, on one fake clock. After every step both must have answered the same acquires the
 // same way at the same instants, admitted in the same order, and show the same status and
 // history (pauses, reductions, notices), and list the same leases and waiters.
 //
@@ -35,6 +36,7 @@ function tiesSorted<E extends { kind: string; message: string }>(events: E[]): E
 import { describe, expect, test } from "vitest";
 import type { AcquireResult, PoolConfig, ProviderPool, UsageProbe } from "../../electron/engine/pool-types";
 import { PAUSED_BY_UPSTREAM_HEADERS } from "../../electron/engine/pool-messages";
+import { windowLabel } from "../../electron/engine/window-messages";
 import { createProviderPool } from "../../electron/engine/provider-pool";
 import type { HeldLease, HistoryEvent, LeaseOutcome, WaitingView } from "../../shared/types";
 import { createFakeClock } from "../support/fake-clock";
@@ -53,6 +55,7 @@ type Command =
   | { t: "releaseAgain"; pick: number }
   | { t: "rateLimitedOn"; pick: number; retryAfterMs: number | undefined }
   | { t: "earlyPause"; ms: number }
+  | { t: "window"; usedUp: boolean; resetInMs: number | undefined }
   | { t: "undelivered"; pick: number }
   | { t: "setLimit"; limit: number }
   | { t: "setCooldown"; cooldownMs: number }
@@ -96,6 +99,16 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("earlyPause" as const), ms: fc.oneof(tens(3_000), fc.constant(400_000)) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("window" as const),
+      // An answer that is not a refusal (the probe's success), or a used-up window resetting
+      // soon, beyond the 300 s cap of a Retry-After, or naming no reset (60 s).
+      usedUp: fc.boolean(),
+      resetInMs: fc.option(fc.oneof(tens(5_000), fc.constant(400_000)), { nil: undefined }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("undelivered" as const), pick }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("setLimit" as const), limit: fc.integer({ min: 1, max: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("setCooldown" as const), cooldownMs: fc.constantFrom(0, 50, 350, 2_000) }) },
@@ -147,7 +160,7 @@ const answer = (result: AcquireResult | undefined): string =>
   result === undefined ? "waiting" : result.ok ? `admitted at ${result.lease.admittedAt}` : result.failure.kind;
 
 /** What the sequences exercised, so a generator that stopped reaching a rule fails the test. */
-const seen = { gatePolls: 0, admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0, lease_expired: 0 };
+const seen = { gatePolls: 0, admitted: 0, timeout: 0, aborted: 0, paused: 0, reduced: 0, resumed: 0, lease_expired: 0, window_exhausted: 0, window_reset: 0 };
 
 const redis = useRedis();
 
@@ -284,6 +297,14 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
         await shared.pauseUntil(resetAt, PAUSED_BY_UPSTREAM_HEADERS);
         break;
       }
+      case "window": {
+        // SPEC §8: one account's window, read from an answer; the shared pool keeps its pause in Redis.
+        const resetsAt = command.resetInMs === undefined ? undefined : clock.now() + command.resetInMs;
+        const usedUp = command.usedUp ? { name: "5h", ...(resetsAt === undefined ? {} : { resetsAt }) } : undefined;
+        local.windows.note({ windows: [], ...(usedUp ? { usedUp } : {}) });
+        await shared.noteWindow(command.usedUp ? { label: windowLabel("5h"), ...(resetsAt === undefined ? {} : { resetsAt }) } : undefined);
+        break;
+      }
       case "setLimit":
         local.setLimit(command.limit);
         await shared.setLimit(command.limit);
@@ -313,7 +334,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
   }
   for (const a of asked) if (a.local) seen[a.local.ok ? "admitted" : (a.local.failure.kind as "timeout" | "aborted")]++;
   for (const { kind } of localEvents) {
-    if (kind === "paused" || kind === "reduced" || kind === "resumed" || kind === "lease_expired") seen[kind]++;
+    if (kind === "paused" || kind === "reduced" || kind === "resumed" || kind === "lease_expired" || kind === "window_exhausted" || kind === "window_reset") seen[kind]++;
   }
   local.dispose();
   await shared.dispose();

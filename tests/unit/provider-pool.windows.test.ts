@@ -138,6 +138,20 @@ describe("the probe at the reset", () => {
     expect(waiters[2]!.settled).toBe(true);
   });
 
+  test("the slot a successful probe frees still cools down before the next agent takes it", async () => {
+    const { pool, clock } = poolHarness({ limit: 1, cooldownMs: 350 });
+    pool.windows.note(fiveHour(100, clock.now() + 10, clock.now()));
+    clock.advance(10);
+    const probe = await admitNow(pool);
+    const next = track(pool.acquire());
+    pool.release(probe, "success");
+    await flush();
+    expect(next.settled).toBe(false);
+    clock.advance(350);
+    await flush();
+    expect(next.result?.ok).toBe(true);
+  });
+
   test("a probe that says nothing for 60 s counts as a success", async () => {
     const { clock, waiters } = await atReset();
     clock.advance(59_999);

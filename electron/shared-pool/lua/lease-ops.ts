@@ -10,7 +10,7 @@ local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
 
 function ops.acquire()
   local id, deadline, zero, ttl, agent = arg.waiterId, tonumber(arg.deadline), arg.zero == '1', tonumber(arg.ttl), arg.agentId or ''
-  local pu = pausedUntil()
+  local pu = anyPauseUntil()
   -- The client resends a command whose reply a dropped connection lost: the second one finds
   -- the waiter already held (its admission is told again) or queued, and changes nothing.
   local already = redis.call('HGET', HELD, id)
@@ -60,6 +60,7 @@ end
 function ops.release()
   return letGo(function(rec)
     local result = {extended = false, pausedUntil = 0, reduced = false}
+    probeReleased(arg.leaseId, arg.outcome)
     if arg.outcome == 'success' then
       if c429 ~= 0 then redis.call('HSET', STATE, 'c429', 0) end
     elseif arg.outcome == 'rate_limited' then

@@ -17,6 +17,8 @@ end
 
 -- What the 429 did (pool-protocol.ts Judged429): the pause extended and its end, the limit lowered.
 local function rateLimited(leaseGen, retryAfter)
+  -- While a used-up window pauses the provider a 429 is the window's refusal: no backoff, no reduction.
+  if windowBlocks() then return {extended = false, pausedUntil = now, reduced = false, limit = limit} end
   local current = pausedUntil()
   -- A pause the provider's headers asked for came before any 429: this 429 opens the window.
   local wasPaused = current and not pauseReason

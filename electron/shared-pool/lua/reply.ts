@@ -27,10 +27,12 @@ if recycling > 0 then
 end
 if pausedUntil() then times[#times + 1] = pauseEnd end
 if holdUntil then times[#times + 1] = holdUntil end
+if windowPausedUntil() then times[#times + 1] = wUntil end
+if wProbe then times[#times + 1] = wProbeAt + PROBE end
 gateTimes(times)
 if expiring > 0 then times[#times + 1] = tonumber(redis.call('ZRANGE', EXPIRIES, 0, 0, 'WITHSCORES')[2]) end
 return cjson.encode({
-  result = result, inbox = answers, wakeAt = times,
+  result = result, inbox = answers, wakeAt = times, windowEvents = #windowEvents > 0 and windowEvents or nil,
   hostExpiresAt = (sweeping or op == 'acquire') and nextExpiry() or 0,
 })
 `;

@@ -25,7 +25,8 @@ function ops.setCooldown()
 end
 
 function ops.resume()
-  local wasPaused = pausedUntil() ~= nil
+  local wasPaused = pausedUntil() ~= nil or wUntil ~= nil or wProbe ~= nil
+  if wUntil or wProbe then windowLift(false) end
   redis.call('HDEL', STATE, 'pausedUntil')
   pauseEnd = nil
   changed = changed or wasPaused
@@ -41,6 +42,7 @@ function ops.status()
     autoReducedFrom = autoReducedFrom, recycling = recycling,
     loweredAgainMs = autoReduced == 1 and tonumber(redis.call('HGET', STATE, 'loweredAgainMs')) or nil,
     hosts = redis.call('ZCOUNT', HOSTS, now - ${HOST_EXPIRY_MS}, '+inf'), version = math.max(settingsVersion, 0),
+    windowUntil = windowPausedUntil(), windowLabel = wLabel, probing = wProbe ~= nil,
   }
 end
 `;

@@ -19,7 +19,7 @@ local function pausedUntil()
   if pauseEnd and now < pauseEnd then return pauseEnd end
   return nil
 end
-local function hasFree() return held + recycling < limit and not pausedUntil() and not holdUntil end
+local function hasFree() return held + recycling < limit and not pausedUntil() and not holdUntil and not windowBlocks() end
 -- Every settings change carries a version, so a Redis that lost them is re-seeded with the newest.
 local function changedSettings() redis.call('HINCRBY', CFG, 'version', 1) end
 local function recycle(id)
@@ -34,6 +34,8 @@ local function admit(id, enqueuedAt, h, ttl)
   redis.call('HSET', HELD, id, string.format('%d|%d|%s', gen, now, h))
   held = held + 1
   changed = true
+  -- The first admission after a window's reset goes alone (SPEC §8).
+  if probeReady() then windowProbe(id) end
   -- A TTL lease's expiry starts when its host delivers it (its first heartbeat, SPEC §3): an
   -- admission answered late, after a stall, must not reach its agent already expired.
   local expiresAt = -1
@@ -127,6 +129,8 @@ local function expireLeases()
     unhold(id)
     recycle(id)
     tell(string.match(rec, '^%-?%d+|%-?%d+|(.*)$'), 'x|'..id)
+    -- Released as a failure, as the local pool's expiry does: the probe's answer came.
+    if wProbe == id then windowLift(true) end
   end
   if #expired > 0 then drive() end
 end

@@ -1,0 +1,86 @@
+// A used-up plan window's pause and the probe at its reset, in Redis (SPEC §8 "Shared
+// providers": one account, one window, on every host), as the engine's window-pause.ts keeps
+// them locally. Two fragments: the state, read once and consulted by slots.ts's hasFree and
+// admit (before it), and the operations that change it (after slots.ts and rate-limits.ts,
+// whose timeOutBefore and drive they use).
+//   state  wUntil (the pause's end; once passed, the next admission is the probe), wLabel,
+//          wProbe (the probe's lease id), wProbeAt (its admission)
+// What a host tells its history (window_exhausted, window_reset) goes back in the reply's
+// windowEvents, to the host whose operation caused it.
+import { MAX_WINDOW_PAUSE_MS, PROBE_MS } from "../../engine/window-pause";
+
+export const WINDOW_STATE_LUA = String.raw`
+local MAX_WINDOW_PAUSE, PROBE = ${MAX_WINDOW_PAUSE_MS}, ${PROBE_MS}
+local ws = redis.call('HMGET', STATE, 'wUntil', 'wLabel', 'wProbe', 'wProbeAt')
+-- HMGET answers false for a missing field: 'or nil' keeps the locals' absent as nil.
+local wUntil, wLabel, wProbe, wProbeAt = tonumber(ws[1]), ws[2] or nil, ws[3] or nil, tonumber(ws[4])
+local windowEvents = {}
+
+-- The pause is over or lifted by hand; 'reset' tells the history the window is open again.
+local function windowLift(reset)
+  if reset and wLabel then windowEvents[#windowEvents + 1] = {kind = 'window_reset', label = wLabel, at = now} end
+  redis.call('HDEL', STATE, 'wUntil', 'wLabel', 'wProbe', 'wProbeAt')
+  wUntil, wLabel, wProbe, wProbeAt = nil, nil, nil, nil
+  changed = true
+end
+-- A probe that got no answer within PROBE counts as a success, as the local timer decides.
+if wProbe and now >= wProbeAt + PROBE then windowLift(true) end
+
+local function windowPausedUntil()
+  if wUntil and now < wUntil then return wUntil end
+  return nil
+end
+-- Paused, or the probe is out: no other admission.
+local function windowBlocks() return wProbe ~= nil or windowPausedUntil() ~= nil end
+-- The reset passed and no probe is out: the next admission is the probe.
+local function probeReady() return wUntil ~= nil and now >= wUntil and not wProbe end
+local function windowProbe(id)
+  redis.call('HDEL', STATE, 'wUntil')
+  redis.call('HSET', STATE, 'wProbe', id, 'wProbeAt', nowArg)
+  wUntil, wProbe, wProbeAt = nil, id, now
+end
+`;
+
+export const WINDOW_OPS_LUA = String.raw`
+-- A window is used up: pause until its reset (or PROBE without one), at most MAX_WINDOW_PAUSE
+-- away, extending a pause and never shortening it.
+local function windowUsedUp(label, resetsAt)
+  local untilAt = now + PROBE
+  if resetsAt and resetsAt > now then untilAt = math.min(resetsAt, now + MAX_WINDOW_PAUSE) end
+  local current = windowPausedUntil()
+  if current and untilAt <= current then return end
+  local fresh = not wUntil and not wProbe
+  redis.call('HDEL', STATE, 'wProbe', 'wProbeAt')
+  redis.call('HSET', STATE, 'wUntil', untilAt, 'wLabel', label)
+  wUntil, wLabel, wProbe, wProbeAt = untilAt, label, nil, nil
+  changed = true
+  if fresh then windowEvents[#windowEvents + 1] = {kind = 'window_exhausted', label = label, untilAt = untilAt, at = now} end
+  timeOutBefore(untilAt)
+end
+
+-- The later of the 429 pause and the window's: what a waiter's deadline is held against.
+local function anyPauseUntil()
+  local rate, window = pausedUntil(), windowPausedUntil()
+  if not rate then return window end
+  if not window then return rate end
+  return math.max(rate, window)
+end
+
+-- The probe's lease was released: a 429 pauses again, anything else opens the window.
+local function probeReleased(id, outcome)
+  if wProbe ~= id then return end
+  if outcome == 'rate_limited' then windowUsedUp(wLabel, nil) else windowLift(true) end
+end
+
+-- A reading from an answer: arg.usedUp '1' names the used-up window (arg.label, arg.resetsAt
+-- '' for none); any other answer while the probe is out is its success.
+function ops.windowNote()
+  if arg.usedUp == '1' then
+    windowUsedUp(arg.label, tonumber(arg.resetsAt))
+  elseif wProbe then
+    windowLift(true)
+  end
+  drive()
+  return {done = true}
+end
+`;
