@@ -29,7 +29,7 @@ export const OPERATION_ARGS = {
   leases: [],
   rateLimitedOn: ["leaseId", "retryAfter"],
   pauseUntil: ["untilAt", "reason"],
-  windowNote: ["usedUp", "label", "resetsAt"],
+  windowNote: ["usedUp", "label", "resetsAt", "sightings"],
   gate: ["gated"],
   gateAnswer: ["askId", "sessions", "pollMs"],
 } as const satisfies Record<string, readonly string[]>;
@@ -103,6 +103,8 @@ export interface StatusResult {
   windowLabel?: string;
   /** The first admission after the window's reset is out. */
   probing: boolean;
+  /** Each window's newest sighting any host read, as JSON (cjson: `{}` when none). */
+  sightings: string[] | Record<string, never>;
 }
 
 interface HeldRow {

@@ -27,6 +27,7 @@ export function hostStatus(status: SharedStatusEntry, offsetMs: number): SharedS
   return {
     ...entry,
     ...(entry.pausedUntil === undefined ? {} : { pausedUntil: entry.pausedUntil - offsetMs }),
+    ...(entry.window?.until === undefined ? {} : { window: { ...entry.window, until: entry.window.until - offsetMs } }),
     ...(entry.usageGate === undefined ? {} : { usageGate: { ...entry.usageGate, checkedAt: entry.usageGate.checkedAt - offsetMs } }),
   };
 }

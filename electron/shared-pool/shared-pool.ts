@@ -12,6 +12,7 @@ import * as say from "../engine/pool-messages";
 import type { AcquireOptions, AcquireResult, GateProbe, Lease, PersistedLease, PoolConfig } from "../engine/pool-types";
 import { WaitStats } from "../engine/wait-stats";
 import * as windowSay from "../engine/window-messages";
+import type { WindowSighting } from "../engine/window-readings";
 import { ABORTED, REMOVED } from "../engine/waiter-queue";
 import { ChangeFeed } from "./change-feed";
 import { EpochLink } from "./epoch-link";
@@ -226,9 +227,9 @@ export class SharedPool {
    * A plan-window reading from an answer (SPEC §8), shared by every host: `usedUp` pauses the
    * provider in Redis until the window's reset; any other answer while the probe is out opens it.
    */
-  async noteWindow(usedUp: { label: string; resetsAt?: number } | undefined): Promise<void> {
-    const args = usedUp ? { usedUp: 1, label: usedUp.label, resetsAt: usedUp.resetsAt ?? "" } : { usedUp: 0, label: "", resetsAt: "" };
-    await this.link.call("windowNote", args);
+  async noteWindow(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[] = []): Promise<void> {
+    const verdict = usedUp ? { usedUp: 1, label: usedUp.label, resetsAt: usedUp.resetsAt ?? "" } : { usedUp: 0, label: "", resetsAt: "" };
+    await this.link.call("windowNote", { ...verdict, sightings: sightings.length > 0 ? JSON.stringify(sightings) : "" });
   }
 
   /** This host's usage gate (SPEC §7: it stays on each host), polled when its waiter heads the queue; undefined: none. */

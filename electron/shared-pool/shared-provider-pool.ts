@@ -9,16 +9,17 @@ import { randomBytes } from "node:crypto";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
+import * as windowSay from "../engine/window-messages";
 import type { AcquireOptions, AcquireResult, GateProbe, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
 import { earlyPause } from "../engine/rate-limit-policy";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
-import { WindowRules } from "../engine/window-rules";
 import { releaseForgotten } from "./forgotten-leases";
 import { LeaseAccount } from "./lease-account";
 import { hostLease, redisLease } from "./redis-time";
 import type { SharedHub, SharedLink } from "./shared-hub";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
 import { connectingEntry, entryConfig, redisUnreachableReason } from "./shared-status";
+import { SharedWindows } from "./shared-windows";
 import { StatusCache } from "./status-cache";
 import { untilReady } from "./until-ready";
 
@@ -60,11 +61,8 @@ export class SharedProviderPool implements ProviderPool {
   private usageProbe: GateProbe | undefined;
   private disposed = false;
   private stopWatching: (() => void) | undefined;
-  /**
-   * Plan windows are read and shown on each host, and this host's proxy refuses at once while
-   * one is used up; sharing the window pause and the hold through Redis is not built yet.
-   */
-  readonly windows: WindowRules;
+  /** Plan windows, their pause and the probe, shared through Redis (shared-windows.ts). */
+  readonly windows: SharedWindows;
 
   constructor(
     config: PoolConfig,
@@ -83,6 +81,7 @@ export class SharedProviderPool implements ProviderPool {
         return Promise.all([shared.status(), shared.leaseList()]);
       },
       taken: (previous) => {
+        this.windows.fromRedis(this.cache.last?.sightings ?? []);
         const before = this.configOf(previous);
         const after = this.config();
         if (JSON.stringify(before) !== JSON.stringify(after)) this.deps.onConfigChange?.(after);
@@ -92,10 +91,20 @@ export class SharedProviderPool implements ProviderPool {
     });
     this.account = new LeaseAccount(deps.adopt ?? []);
     this.stopWatching = deps.hub.onConnectionChange(() => deps.onChange?.());
-    this.windows = new WindowRules(deps.clock, deps.providerId, undefined, {
-      drive: () => deps.onChange?.(),
+    this.windows = new SharedWindows({
+      clock: deps.clock,
+      providerId: deps.providerId,
+      send: (usedUp, sightings) => {
+        const resetsAt = usedUp?.resetsAt === undefined ? undefined : usedUp.resetsAt + deps.hub.offsetMs;
+        const verdict = usedUp && { label: usedUp.label, ...(resetsAt === undefined ? {} : { resetsAt }) };
+        this.background(async (shared) => {
+          await shared.noteWindow(verdict, sightings);
+          this.cache.refresh();
+        });
+      },
+      redis: () => this.cache.last?.window,
+      changed: () => deps.onChange?.(),
       event: (kind, message) => deps.onEvent?.({ kind, message }),
-      timeOutBefore: () => undefined,
     });
     this.left = new Promise((resolve) => (this.leave = () => resolve(undefined)));
     const joining = deps.hub.ready().then((link) => this.join(link));
@@ -231,7 +240,11 @@ export class SharedProviderPool implements ProviderPool {
   }
 
   resume(): void {
-    this.background((shared) => shared.resume());
+    this.windows.lifted();
+    this.background(async (shared) => {
+      await shared.resume();
+      this.cache.refresh();
+    });
   }
 
   /** Accepting is setting the lowered limit by hand: the same change on Redis. */
@@ -275,11 +288,13 @@ export class SharedProviderPool implements ProviderPool {
 
   status(): ConcurrencyStatusEntry {
     const last = this.cache.last;
-    const entry: ConcurrencyStatusEntry = last ? { ...last } : connectingEntry(this.providerId, this.settings, this.heldLeases().length);
+    const { window: _window, sightings: _sightings, ...shown } = last ?? connectingEntry(this.providerId, this.settings, this.heldLeases().length);
+    const entry: ConcurrencyStatusEntry = shown;
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
     const windows = this.windows.views();
     if (windows) entry.windows = windows;
+    if (last?.window?.probing && entry.queued > 0) entry.waitReason = windowSay.probingReason(last.window.label);
     if (last && !this.deps.hub.answering) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }

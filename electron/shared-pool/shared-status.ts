@@ -4,13 +4,39 @@ import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/type
 import * as say from "../engine/pool-messages";
 import * as windowSay from "../engine/window-messages";
 import type { PoolConfig } from "../engine/pool-types";
-import type { StatusResult } from "./pool-protocol";
+import type { WindowSighting } from "../engine/window-readings";
+import { list, type StatusResult } from "./pool-protocol";
+import type { RedisWindow } from "./shared-windows";
 
 /**
  * SPEC §7 adds `shared` and `hosts` (how many hosts are live for it) to a shared provider's
  * entry; while Redis is unreachable it is the last entry Redis gave, with a `waitReason`.
  */
-export type SharedStatusEntry = ConcurrencyStatusEntry & { shared: true; hosts: number; waitReason?: string };
+export type SharedStatusEntry = ConcurrencyStatusEntry & {
+  shared: true;
+  hosts: number;
+  waitReason?: string;
+  /** For the host only, never shown: Redis's window pause and every host's readings (shared-windows.ts). */
+  window?: RedisWindow;
+  sightings?: WindowSighting[];
+};
+
+const isSighting = (value: unknown): value is WindowSighting => {
+  const s = value as Partial<WindowSighting> | null;
+  return typeof s === "object" && s !== null && typeof s.name === "string" && typeof s.seenAt === "number" && typeof s.scoped === "boolean";
+};
+
+/** Each host wrote its own: one that does not read as a sighting is left out. */
+function sightingsOf(raw: StatusResult["sightings"]): WindowSighting[] {
+  return list(raw).flatMap((text) => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return isSighting(value) ? [value] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 export const redisUnreachableReason = (providerId: string): string =>
   `Redis is unreachable: admissions to shared provider ${providerId} wait until it is back, and releases are kept until then.`;
@@ -59,6 +85,10 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     shared: true,
     hosts,
     ...(status.probing && queued > 0 && status.windowLabel !== undefined ? { waitReason: windowSay.probingReason(status.windowLabel) } : {}),
+    ...(status.windowLabel === undefined
+      ? {}
+      : { window: { label: status.windowLabel, probing: status.probing, ...(status.windowUntil === undefined ? {} : { until: status.windowUntil }) } }),
+    sightings: sightingsOf(status.sightings),
   };
 }
 

@@ -228,7 +228,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
     expect(order.shared, step).toEqual(order.local);
     // upstreamLimits stays on each host (SPEC §7).
     const { waitP50Ms: _l50, waitP95Ms: _l95, upstreamLimits: _up, ...localStatus } = local.status();
-    const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, ...sharedStatus } = await shared.status();
+    const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, window: _w, sightings: _s, ...sharedStatus } = await shared.status();
     expect([flag, hosts]).toEqual([true, 1]);
     expect(sharedStatus, step).toEqual(localStatus);
     expect(tiesSorted(sharedEvents.map(named)), step).toEqual(tiesSorted(localEvents.map(named)));

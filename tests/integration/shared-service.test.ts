@@ -7,6 +7,7 @@ import { ApiError } from "../../shared/api-client";
 import type { HostOptions } from "../../electron/host/start-host";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { freshPrefix } from "../support/shared-pool-harness";
+import { until } from "../support/shared-serve-hosts";
 import { removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
 import { useRedisServer } from "../support/use-redis";
 
@@ -26,17 +27,6 @@ async function host(name: string, prefix: string, dataDir = tempDir()): Promise<
   const running = await startTestHost({ dataDir, redis: { url: redis.server.url, prefix, hostName: name } });
   started.push(running);
   return running;
-}
-
-/** Polls what a user would poll: the status, until it says what the test waits for. */
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const entry = async (h: TestHost, providerId: string) => (await h.client.status()).providers.find((p) => p.providerId === providerId);

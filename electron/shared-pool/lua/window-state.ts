@@ -5,12 +5,15 @@
 // whose timeOutBefore and drive they use).
 //   state  wUntil (the pause's end; once passed, the next admission is the probe), wLabel,
 //          wProbe (the probe's lease id), wProbeAt (its admission)
+//   windows  hash  window name -> the newest sighting any host read (JSON), kept 8 days
 // What a host tells its history (window_exhausted, window_reset) goes back in the reply's
 // windowEvents, to the host whose operation caused it.
 import { MAX_WINDOW_PAUSE_MS, PROBE_MS } from "../../engine/window-pause";
+import { MAX_WINDOWS } from "../../engine/window-readings";
 
 export const WINDOW_STATE_LUA = String.raw`
-local MAX_WINDOW_PAUSE, PROBE = ${MAX_WINDOW_PAUSE_MS}, ${PROBE_MS}
+local MAX_WINDOW_PAUSE, PROBE, MAX_WINDOWS = ${MAX_WINDOW_PAUSE_MS}, ${PROBE_MS}, ${MAX_WINDOWS}
+local WINDOWS = P..':windows'
 local ws = redis.call('HMGET', STATE, 'wUntil', 'wLabel', 'wProbe', 'wProbeAt')
 -- HMGET answers false for a missing field: 'or nil' keeps the locals' absent as nil.
 local wUntil, wLabel, wProbe, wProbeAt = tonumber(ws[1]), ws[2] or nil, ws[3] or nil, tonumber(ws[4])
@@ -73,8 +76,20 @@ local function probeReleased(id, outcome)
 end
 
 -- A reading from an answer: arg.usedUp '1' names the used-up window (arg.label, arg.resetsAt
--- '' for none); any other answer while the probe is out is its success.
+-- '' for none); any other answer while the probe is out is its success. arg.sightings (JSON,
+-- as the host's parser gave them) are kept for every host, the newest per window, at most
+-- MAX_WINDOWS names.
 function ops.windowNote()
+  if arg.sightings ~= '' then
+    for _, sighting in ipairs(cjson.decode(arg.sightings)) do
+      local name = sighting.name
+      if type(name) == 'string' and (redis.call('HEXISTS', WINDOWS, name) == 1 or redis.call('HLEN', WINDOWS) < MAX_WINDOWS) then
+        redis.call('HSET', WINDOWS, name, cjson.encode(sighting))
+        changed = true
+      end
+    end
+    redis.call('PEXPIRE', WINDOWS, MAX_WINDOW_PAUSE)
+  end
   if arg.usedUp == '1' then
     windowUsedUp(arg.label, tonumber(arg.resetsAt))
   elseif wProbe then

@@ -1,0 +1,109 @@
+// A shared provider's plan windows (SPEC §8 "Shared providers": one account, one window, on
+// every host). The readings each host's proxy sees go to Redis, and every host takes the
+// others' into its own view; a used-up window's pause and the probe at its reset are judged in
+// Redis (lua/window-state.ts), so every host's waiters wait for it and every host's proxy
+// refuses at once. The hold stays with the local pool: a shared provider does not hold yet.
+import type { HistoryKind, PlanWindow } from "../../shared/types";
+import type { Clock } from "../engine/clock";
+import { PlanWindows } from "../engine/plan-windows";
+import { MAX_WINDOW_PAUSE_MS, PROBE_MS } from "../engine/window-pause";
+import type { PoolWindows } from "../engine/window-rules";
+import * as say from "../engine/window-messages";
+import { MAX_WINDOWS, type WindowReading, type WindowSighting } from "../engine/window-readings";
+
+/** Readings that only move a meter go to Redis at most this often from one host. */
+const SHARE_EVERY_MS = 1_000;
+const NAME = /^[a-z0-9_]{1,32}$/;
+
+/** What Redis says of the window's pause, on the host's clock. */
+export interface RedisWindow {
+  label: string;
+  /** While paused: its end. */
+  until?: number;
+  probing: boolean;
+}
+
+export interface SharedWindowsDeps {
+  clock: Clock;
+  providerId: string;
+  /** To Redis: the readings, and a used-up window or the answer a probe waits for. */
+  send(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[]): void;
+  /** Redis's window pause as last read; undefined when it has none. */
+  redis(): RedisWindow | undefined;
+  changed(): void;
+  event(kind: HistoryKind, message: string): void;
+}
+
+export class SharedWindows implements PoolWindows {
+  private readonly windows: PlanWindows;
+  /** The pause this host just asked Redis for, refused here until Redis's own word shows it. */
+  private pausedHere: { until: number; label: string } | undefined;
+  private sharedAt = Number.NEGATIVE_INFINITY;
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly deps: SharedWindowsDeps) {
+    this.windows = new PlanWindows(deps.clock, deps.providerId, () => deps.changed());
+  }
+
+  note(reading: WindowReading): void {
+    const now = this.deps.clock.now();
+    this.take(reading.windows);
+    const { usedUp } = reading;
+    if (usedUp) {
+      const label = this.windows.label(usedUp.name);
+      const { resetsAt } = usedUp;
+      const until = resetsAt !== undefined && resetsAt > now ? Math.min(resetsAt, now + MAX_WINDOW_PAUSE_MS) : now + PROBE_MS;
+      this.pausedHere = { until, label };
+      this.share(now, { label, ...(resetsAt === undefined ? {} : { resetsAt }) }, reading.windows);
+    } else if (this.deps.redis()?.probing === true || now - this.sharedAt >= SHARE_EVERY_MS) {
+      this.share(now, undefined, reading.windows);
+    }
+    this.deps.changed();
+  }
+
+  /** Readings other hosts left in Redis: the newest of each window joins this host's view. */
+  fromRedis(sightings: WindowSighting[]): void {
+    const fresh = sightings.filter((s) => NAME.test(s.name) && Number.isFinite(s.seenAt) && s.seenAt > (this.seen.get(s.name) ?? -1));
+    if (fresh.length > 0) this.take(fresh.slice(0, MAX_WINDOWS));
+    // Redis shows the window's pause now: its word governs from here (a resume elsewhere lifts it).
+    if (this.deps.redis() !== undefined) this.pausedHere = undefined;
+  }
+
+  refusal(now: number): { retryAfterS: number; message: string } | undefined {
+    const redis = this.deps.redis();
+    const paused = redis?.until !== undefined ? { until: redis.until, label: redis.label } : this.pausedHere;
+    if (!paused || now >= paused.until) return undefined;
+    return {
+      retryAfterS: Math.max(1, Math.ceil((paused.until - now) / 1000)),
+      message: say.proxyRefusal(this.deps.providerId, paused.label, paused.until, now),
+    };
+  }
+
+  /** Kept for the settings; a shared provider does not hold new agents yet (see above). */
+  setHoldNewAtPercent(_percent: number | undefined): void {
+    this.deps.changed();
+  }
+
+  /** Resume by hand on this host: Redis lifts the pause; this host's own word goes with it. */
+  lifted(): void {
+    this.pausedHere = undefined;
+  }
+
+  views(): PlanWindow[] | undefined {
+    return this.windows.views();
+  }
+
+  dispose(): void {
+    this.windows.dispose();
+  }
+
+  private take(sightings: WindowSighting[]): void {
+    for (const sighting of sightings) this.seen.set(sighting.name, Math.max(sighting.seenAt, this.seen.get(sighting.name) ?? -1));
+    for (const warning of this.windows.note({ windows: sightings })) this.deps.event("window_warning", warning.message);
+  }
+
+  private share(now: number, usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[]): void {
+    this.sharedAt = now;
+    this.deps.send(usedUp, sightings);
+  }
+}

@@ -1,0 +1,92 @@
+// SPEC §8 "Shared providers": one account, one window, on every host. Two real hosts with
+// their proxies on one real redis-server share anthropic; a drained 5-hour window that one
+// host's proxy sees pauses the other host too — its proxy refuses at once, its API waiter
+// waits for the reset and goes first as the probe — and the other host shows the window.
+import { afterEach, expect, test } from "vitest";
+import * as recorded from "../fixtures/plan-window-headers";
+import { post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
+import { freshPrefix } from "../support/shared-pool-harness";
+import { until } from "../support/shared-serve-hosts";
+import { useRedisServer } from "../support/use-redis";
+
+const redis = useRedisServer();
+const started: ProxyHarness[] = [];
+afterEach(async () => {
+  for (const h of started.splice(0)) await h.close();
+});
+
+const message = { model: "claude-test", max_tokens: 10, messages: [{ role: "user", content: "hi" }] };
+const ok = { type: "message", content: [{ type: "text", text: "hi" }] };
+const epochS = (ms: number) => String(Math.ceil(ms / 1000));
+
+async function sharedHost(name: string, prefix: string): Promise<ProxyHarness> {
+  const h = await startProxyHarness({ limit: 2, host: { redis: { url: redis.server.url, prefix, hostName: name } } });
+  started.push(h);
+  await h.client.setProvider("anthropic", { shared: true });
+  return h;
+}
+
+test("a window used up on one host pauses the other: its proxy refuses at once, its waiter probes at the reset", async () => {
+  const prefix = freshPrefix();
+  const laptop = await sharedHost("laptop", prefix);
+  const devbox = await sharedHost("devbox", prefix);
+  const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
+  await until(() => entry(devbox), (e) => e.hosts === 2, "both hosts on the provider");
+
+  const resetAt = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
+  laptop.fake.script({
+    status: 429,
+    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
+    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
+  });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(429);
+
+  // The other host, which never saw the answer, shows the window and the pause.
+  const seen = await until(() => entry(devbox), (e) => e.paused, "devbox to see the window's pause");
+  // On Redis's clock and back: the offset between the clocks is measured, to a few ms.
+  expect(Math.abs(seen.pausedUntil! - resetAt)).toBeLessThan(50);
+  expect(seen.pauseReason).toMatch(/^5-hour window used up; resets \d\d:\d\d$/);
+  expect(seen).toMatchObject({ limit: 2, autoReduced: false });
+  await until(() => entry(devbox), (e) => e.windows?.some((w) => w.name === "5h" && w.usedPercent === 100) === true, "devbox to show the 5-hour window");
+
+  // Its proxy refuses at once: nothing reaches the provider behind it.
+  const generations = devbox.fake.stats.generations;
+  const refused = await post(`${devbox.base}/v1/messages`, message);
+  expect(refused.status).toBe(429);
+  expect(JSON.stringify(refused.json())).toContain("5-hour window is used up");
+  expect(devbox.fake.stats.generations).toBe(generations);
+
+  // Its API waiter waits through the pause and goes first at the reset; the next one waits for the probe.
+  const probe = await devbox.client.acquire({ providerId: "anthropic", agentId: "probe", timeoutMs: 30_000 });
+  expect(Date.now()).toBeGreaterThanOrEqual(resetAt);
+  const behind = laptop.client.acquire({ providerId: "anthropic", agentId: "behind", timeoutMs: 30_000 });
+  const waiting = await until(() => entry(laptop), (e) => e.queued === 1, "the second agent queued behind the probe");
+  expect(waiting.waitReason).toBe("one request goes first: the 5-hour window just reset");
+  await devbox.client.release(probe.leaseId, "success");
+  const admitted = await behind;
+  await laptop.client.release(admitted.leaseId, "success");
+  const kinds = (await devbox.client.history()).events.map((e) => e.kind);
+  expect(kinds).toContain("window_reset");
+  laptop.fake.script({ status: 200, body: ok, headers: recorded.anthropicAllowedOverageOff });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
+});
+
+test("Resume now on one host lifts the window's pause on both", async () => {
+  const prefix = freshPrefix();
+  const laptop = await sharedHost("laptop", prefix);
+  const devbox = await sharedHost("devbox", prefix);
+  const resetAt = Date.now() + 3_600_000;
+  laptop.fake.script({
+    status: 429,
+    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
+    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
+  });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(429);
+  const paused = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!.paused;
+  await until(() => paused(devbox), (p) => p, "devbox paused");
+  await devbox.client.resume("anthropic");
+  await until(() => paused(laptop), (p) => !p, "laptop to see the pause lifted");
+  devbox.fake.script({ status: 200, body: ok });
+  laptop.fake.script({ status: 200, body: ok });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
+});
