@@ -21,6 +21,7 @@ import { SharedPool, type SharedStatusEntry } from "./shared-pool";
 import { connectingEntry, entryConfig, redisUnreachableReason } from "./shared-status";
 import { SharedWindows } from "./shared-windows";
 import { StatusCache } from "./status-cache";
+import { WindowHold } from "./window-hold";
 import { untilReady } from "./until-ready";
 
 export interface SharedProviderDeps {
@@ -44,6 +45,10 @@ export interface SharedProviderDeps {
 
 const REFRESH_MS = 2_000;
 
+/** The options with what is left of their timeout after `spentMs` of waiting on this host. */
+const timeLeft = (options: AcquireOptions, spentMs: number): AcquireOptions =>
+  options.timeoutMs === undefined ? options : { ...options, timeoutMs: Math.max(0, options.timeoutMs - spentMs) };
+
 export class SharedProviderPool implements ProviderPool {
   readonly providerId: string;
   /** Resolves once joined (leases adopted); undefined when disposed first. */
@@ -63,6 +68,7 @@ export class SharedProviderPool implements ProviderPool {
   private stopWatching: (() => void) | undefined;
   /** Plan windows, their pause and the probe, shared through Redis (shared-windows.ts). */
   readonly windows: SharedWindows;
+  private readonly hold: WindowHold;
 
   constructor(
     config: PoolConfig,
@@ -103,9 +109,13 @@ export class SharedProviderPool implements ProviderPool {
         });
       },
       redis: () => this.cache.last?.window,
-      changed: () => deps.onChange?.(),
+      changed: () => {
+        this.hold.check();
+        deps.onChange?.();
+      },
       event: (kind, message) => deps.onEvent?.({ kind, message }),
     });
+    this.hold = new WindowHold(deps.clock, (now) => this.windows.holdReason(now));
     this.left = new Promise((resolve) => (this.leave = () => resolve(undefined)));
     const joining = deps.hub.ready().then((link) => this.join(link));
     deps.hub.track(joining);
@@ -155,15 +165,17 @@ export class SharedProviderPool implements ProviderPool {
     if (shared === "aborted") return ABORTED;
     if (shared === "timeout") return TIMED_OUT;
     if (!shared || this.disposed) return REMOVED;
-    const spent = this.deps.clock.now() - askedAt;
-    const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(0, options.timeoutMs - spent);
-    const result = await shared.acquire({ ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    const passage = await this.hold.pass(timeLeft(options, this.deps.clock.now() - askedAt));
+    if (passage !== "go") return passage === "timeout" ? TIMED_OUT : passage === "aborted" ? ABORTED : REMOVED;
+    if (this.disposed) return REMOVED;
+    const result = await shared.acquire(timeLeft(options, this.deps.clock.now() - askedAt));
     if (!result.ok) return result;
     if (this.disposed) {
       // Admitted in Redis as the provider was made local or removed: the slot goes back unused.
       await shared.returnUndelivered(result.lease.leaseId);
       return REMOVED;
     }
+    this.hold.admitted(options.agentId);
     this.account.keepTtl(result.lease.leaseId, options.ttlMs);
     const lease = hostLease(result.lease, this.deps.hub.offsetMs);
     this.cache.admittedHere(lease, this.host);
@@ -294,7 +306,9 @@ export class SharedProviderPool implements ProviderPool {
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
     const windows = this.windows.views();
     if (windows) entry.windows = windows;
-    if (last?.window?.probing && entry.queued > 0) entry.waitReason = windowSay.probingReason(last.window.label);
+    entry.queued += this.hold.size;
+    const reason = last?.window?.probing && entry.queued > 0 ? windowSay.probingReason(last.window.label) : this.hold.waitReason();
+    if (reason !== undefined) entry.waitReason = reason;
     if (last && !this.deps.hub.answering) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }
@@ -310,6 +324,7 @@ export class SharedProviderPool implements ProviderPool {
     this.disposed = true;
     this.leave();
     this.stopWatching?.();
+    this.hold.dispose();
     this.windows.dispose();
     this.cache.stop();
     const shared = this.shared;

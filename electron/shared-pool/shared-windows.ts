@@ -2,7 +2,7 @@
 // every host). The readings each host's proxy sees go to Redis, and every host takes the
 // others' into its own view; a used-up window's pause and the probe at its reset are judged in
 // Redis (lua/window-state.ts), so every host's waiters wait for it and every host's proxy
-// refuses at once. The hold stays with the local pool: a shared provider does not hold yet.
+// refuses at once. The hold is this host's setting, judged on the shared readings (window-hold.ts).
 import type { HistoryKind, PlanWindow } from "../../shared/types";
 import type { Clock } from "../engine/clock";
 import { PlanWindows } from "../engine/plan-windows";
@@ -11,8 +11,8 @@ import type { PoolWindows } from "../engine/window-rules";
 import * as say from "../engine/window-messages";
 import { MAX_WINDOWS, type WindowReading, type WindowSighting } from "../engine/window-readings";
 
-/** Readings that only move a meter go to Redis at most this often from one host. */
-const SHARE_EVERY_MS = 1_000;
+/** Readings that say what was said before go to Redis again only this long after. */
+const RESHARE_AFTER_MS = 60_000;
 const NAME = /^[a-z0-9_]{1,32}$/;
 
 /** What Redis says of the window's pause, on the host's clock. */
@@ -39,7 +39,10 @@ export class SharedWindows implements PoolWindows {
   /** The pause this host just asked Redis for, refused here until Redis's own word shows it. */
   private pausedHere: { until: number; label: string } | undefined;
   private sharedAt = Number.NEGATIVE_INFINITY;
+  /** What each window said when last sent: a meter that moves a point is sent again. */
+  private readonly shared = new Map<string, string>();
   private readonly seen = new Map<string, number>();
+  private holdNewAtPercent: number | undefined;
 
   constructor(private readonly deps: SharedWindowsDeps) {
     this.windows = new PlanWindows(deps.clock, deps.providerId, () => deps.changed());
@@ -55,7 +58,7 @@ export class SharedWindows implements PoolWindows {
       const until = resetsAt !== undefined && resetsAt > now ? Math.min(resetsAt, now + MAX_WINDOW_PAUSE_MS) : now + PROBE_MS;
       this.pausedHere = { until, label };
       this.share(now, { label, ...(resetsAt === undefined ? {} : { resetsAt }) }, reading.windows);
-    } else if (this.deps.redis()?.probing === true || now - this.sharedAt >= SHARE_EVERY_MS) {
+    } else if (this.deps.redis()?.probing === true || this.news(reading.windows) || now - this.sharedAt >= RESHARE_AFTER_MS) {
       this.share(now, undefined, reading.windows);
     }
     this.deps.changed();
@@ -64,9 +67,11 @@ export class SharedWindows implements PoolWindows {
   /** Readings other hosts left in Redis: the newest of each window joins this host's view. */
   fromRedis(sightings: WindowSighting[]): void {
     const fresh = sightings.filter((s) => NAME.test(s.name) && Number.isFinite(s.seenAt) && s.seenAt > (this.seen.get(s.name) ?? -1));
-    if (fresh.length > 0) this.take(fresh.slice(0, MAX_WINDOWS));
     // Redis shows the window's pause now: its word governs from here (a resume elsewhere lifts it).
     if (this.deps.redis() !== undefined) this.pausedHere = undefined;
+    if (fresh.length === 0) return;
+    this.take(fresh.slice(0, MAX_WINDOWS));
+    this.deps.changed();
   }
 
   refusal(now: number): { retryAfterS: number; message: string } | undefined {
@@ -79,9 +84,14 @@ export class SharedWindows implements PoolWindows {
     };
   }
 
-  /** Kept for the settings; a shared provider does not hold new agents yet (see above). */
-  setHoldNewAtPercent(_percent: number | undefined): void {
+  setHoldNewAtPercent(percent: number | undefined): void {
+    this.holdNewAtPercent = percent;
     this.deps.changed();
+  }
+
+  /** Why new leases wait now, or undefined when nothing holds them. */
+  holdReason(now: number): string | undefined {
+    return this.windows.holdReason(this.holdNewAtPercent, now);
   }
 
   /** Resume by hand on this host: Redis lifts the pause; this host's own word goes with it. */
@@ -102,8 +112,18 @@ export class SharedWindows implements PoolWindows {
     for (const warning of this.windows.note({ windows: sightings })) this.deps.event("window_warning", warning.message);
   }
 
+  private news(sightings: WindowSighting[]): boolean {
+    return sightings.some((s) => this.shared.get(s.name) !== said(s));
+  }
+
   private share(now: number, usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[]): void {
     this.sharedAt = now;
+    for (const sighting of sightings) this.shared.set(sighting.name, said(sighting));
     this.deps.send(usedUp, sightings);
   }
+}
+
+/** What a sighting tells other hosts, to the whole percent. */
+function said({ usedPercent, resetsAt, status, binding }: WindowSighting): string {
+  return `${usedPercent === undefined ? "" : Math.floor(usedPercent)}|${resetsAt ?? ""}|${status ?? ""}|${binding === true}`;
 }

@@ -90,3 +90,37 @@ test("Resume now on one host lifts the window's pause on both", async () => {
   laptop.fake.script({ status: 200, body: ok });
   expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
 });
+
+test("a host's hold judges the window every host reads: its new agents wait near the end and go once it drains", async () => {
+  const prefix = freshPrefix();
+  const laptop = await sharedHost("laptop", prefix);
+  const devbox = await sharedHost("devbox", prefix);
+  await devbox.client.setProvider("anthropic", { holdNewAtPercent: 90 });
+  const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
+  const fiveHourAt = (utilization: string) => {
+    const resetS = epochS(Date.now() + 3_600_000);
+    return {
+      "anthropic-ratelimit-unified-status": "allowed",
+      "anthropic-ratelimit-unified-5h-status": "allowed_warning",
+      "anthropic-ratelimit-unified-5h-utilization": utilization,
+      "anthropic-ratelimit-unified-5h-reset": resetS,
+      "anthropic-ratelimit-unified-representative-claim": "five_hour",
+      "anthropic-ratelimit-unified-reset": resetS,
+    };
+  };
+  laptop.fake.script({ status: 200, body: ok, headers: fiveHourAt("0.92") });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
+  await until(() => entry(devbox), (e) => e.windows?.some((w) => w.name === "5h" && w.usedPercent === 92) === true, "devbox to read laptop's 92 %");
+
+  await expect(devbox.client.acquire({ providerId: "anthropic", agentId: "new", timeoutMs: 0 })).rejects.toMatchObject({ status: 408 });
+  const held = devbox.client.acquire({ providerId: "anthropic", agentId: "new", timeoutMs: 20_000 });
+  const waiting = await until(() => entry(devbox), (e) => e.queued === 1, "the new agent held on devbox");
+  expect(waiting.waitReason).toBe("holding new agents: 5-hour window at 92 %");
+  expect((await entry(laptop)).waitReason).toBeUndefined(); // the hold is devbox's own setting
+
+  // Laptop's next answer says the window has room again: devbox's held agent goes in.
+  laptop.fake.script({ status: 200, body: ok, headers: fiveHourAt("0.50") });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
+  const lease = await held;
+  await devbox.client.release(lease.leaseId, "success");
+});
