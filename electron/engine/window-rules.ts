@@ -32,6 +32,8 @@ export interface PoolWindows {
   refusal(now: number): { retryAfterS: number; message: string } | undefined;
   /** SPEC §8 `holdNewAtPercent`: undefined = no hold. */
   setHoldNewAtPercent(percent: number | undefined): void;
+  /** The status's `windows`, absent when none was ever seen. */
+  views(): PlanWindow[] | undefined;
 }
 
 export class WindowRules implements PoolWindows {

@@ -7,13 +7,13 @@ import type { Admission, LeaseOutcome } from "../../shared/types";
 import { identify, type AgentIdentity } from "../agents/agent-identity";
 import { AgentTracker, type PoolView } from "../agents/agent-tracker";
 import { openUsageFile, type UsageFile } from "../agents/usage-file";
+import { tokenWindowStart } from "../agents/token-window";
 import { HOUR_MS, UsageLedger } from "../agents/usage-ledger";
 import type { Clock } from "../engine/clock";
 import type { AcquireInput } from "./lease-service";
 import type { Input } from "./operation-input";
 
 /** Until a provider names its binding window (SPEC §8), an agent's tokens are those of the last 5 h. */
-const DEFAULT_TOKEN_WINDOW_MS = 5 * HOUR_MS;
 
 export interface AgentsDeps {
   clock: Clock;
@@ -26,8 +26,8 @@ export interface AgentsDeps {
   /** Each answer's tokens, for `headroom_tokens_total`. */
   onTokens: (providerId: string, tokens: TokenCounts) => void;
   /**
-   * When the provider's current token window began: the hook for the binding plan window
-   * (SPEC §8) once it is known; the last 5 h until then.
+   * When the provider's current token window began: its binding plan window (SPEC §8) once a
+   * reading named one (token-window.ts); the last 5 h without it.
    */
   windowStart?: (providerId: string, now: number) => number;
 }
@@ -111,7 +111,7 @@ export class AgentsService {
 
   agents(): AgentsView {
     const now = this.deps.clock.now();
-    const windowStart = this.deps.windowStart ?? ((_: string, at: number) => at - DEFAULT_TOKEN_WINDOW_MS);
+    const windowStart = this.deps.windowStart ?? ((_: string, at: number) => tokenWindowStart(undefined, at));
     const used = this.ledger.byAgent((providerId) => windowStart(providerId, now));
     const agents = this.tracker.entries(now, this.deps.pools(), (providerId, label) => used.get(`${providerId}\u0000${label}`));
     return { agents };

@@ -28,6 +28,7 @@ import type {
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
+import { tokenWindowStart } from "../agents/token-window";
 import type { Clock } from "../engine/clock";
 import type { AgentIdentity } from "../agents/agent-identity";
 import type { UsageProbe } from "../engine/pool-types";
@@ -106,6 +107,7 @@ export class HeadroomService implements OperationService {
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
       onChange: () => emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
+      windowStart: (providerId, now) => tokenWindowStart(this.providers.get(providerId)?.pool.windows.views(), now),
     });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
