@@ -27,17 +27,23 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-/** Runs in the page: resolves with the wall-clock moment the card's "active / limit" reads `text`. */
+/**
+ * Runs in the page: resolves with the wall-clock moment the card's big "active / limit" number
+ * (CardNumbers.tsx) reads `text`; rejects after 5 s, so a card that changed its shape fails the
+ * bench instead of hanging it.
+ */
 const REGISTER_WAITER = `(([id, text]) => {
   const region = document.querySelector('section[aria-label="' + id + '"]');
-  const shown = () => region && region.querySelector(".stats dd")?.textContent === text;
-  window.__shownAt = new Promise((resolve) => {
+  if (!region) throw new Error("no card for " + id);
+  const shown = () => region.querySelector(".numbers .big")?.textContent === text;
+  window.__shownAt = new Promise((resolve, reject) => {
     const done = () => resolve(performance.timeOrigin + performance.now());
     if (shown()) return done();
     const observer = new MutationObserver(() => {
       if (shown()) { observer.disconnect(); done(); }
     });
     observer.observe(region, { subtree: true, childList: true, characterData: true });
+    setTimeout(() => { observer.disconnect(); reject(new Error(id + " never read " + text)); }, 5000);
   });
 })`;
 
@@ -82,7 +88,7 @@ export default async function uiBench(): Promise<BenchSection[]> {
       const id = providerId(k % PROVIDERS);
       const limit = 10 + k;
       const before = await renderCounts(page);
-      await page.evaluate(`${REGISTER_WAITER}(${JSON.stringify([id, `0 / ${limit}`])})`);
+      await page.evaluate(`${REGISTER_WAITER}(${JSON.stringify([id, `0 / ${limit} active`])})`);
       const sent = performance.timeOrigin + performance.now();
       await client.setLimit(id, limit);
       const shownAt = (await page.evaluate("window.__shownAt")) as number;
