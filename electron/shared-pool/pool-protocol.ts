@@ -103,6 +103,8 @@ export interface StatusResult {
   windowLabel?: string;
   /** The first admission after the window's reset is out. */
   probing: boolean;
+  /** After Redis restarted empty: new admissions wait until then for the hosts to re-register. */
+  rejoinHoldUntil?: number;
   /** Each window's newest sighting any host read, as JSON (cjson: `{}` when none). */
   sightings: string[] | Record<string, never>;
 }

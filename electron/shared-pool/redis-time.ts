@@ -28,6 +28,7 @@ export function hostStatus(status: SharedStatusEntry, offsetMs: number): SharedS
     ...entry,
     ...(entry.pausedUntil === undefined ? {} : { pausedUntil: entry.pausedUntil - offsetMs }),
     ...(entry.window?.until === undefined ? {} : { window: { ...entry.window, until: entry.window.until - offsetMs } }),
+    ...(entry.rejoinHoldUntil === undefined ? {} : { rejoinHoldUntil: entry.rejoinHoldUntil - offsetMs }),
     ...(entry.usageGate === undefined ? {} : { usageGate: { ...entry.usageGate, checkedAt: entry.usageGate.checkedAt - offsetMs } }),
   };
 }

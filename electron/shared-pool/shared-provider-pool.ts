@@ -18,7 +18,7 @@ import { LeaseAccount } from "./lease-account";
 import { hostLease, redisLease } from "./redis-time";
 import type { SharedHub, SharedLink } from "./shared-hub";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
-import { connectingEntry, entryConfig, redisUnreachableReason } from "./shared-status";
+import { connectingEntry, entryConfig, redisUnreachableReason, rejoinReason } from "./shared-status";
 import { SharedWindows } from "./shared-windows";
 import { StatusCache } from "./status-cache";
 import { WindowHold } from "./window-hold";
@@ -300,14 +300,16 @@ export class SharedProviderPool implements ProviderPool {
 
   status(): ConcurrencyStatusEntry {
     const last = this.cache.last;
-    const { window: _window, sightings: _sightings, ...shown } = last ?? connectingEntry(this.providerId, this.settings, this.heldLeases().length);
+    const { window: _window, sightings: _sightings, rejoinHoldUntil, ...shown } = last ?? connectingEntry(this.providerId, this.settings, this.heldLeases().length);
     const entry: ConcurrencyStatusEntry = shown;
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
     const windows = this.windows.views();
     if (windows) entry.windows = windows;
     entry.queued += this.hold.size;
-    const reason = last?.window?.probing && entry.queued > 0 ? windowSay.probingReason(last.window.label) : this.hold.waitReason();
+    const now = this.deps.clock.now();
+    const rejoining = rejoinHoldUntil !== undefined && now < rejoinHoldUntil ? rejoinReason(this.providerId, rejoinHoldUntil, now) : undefined;
+    const reason = rejoining ?? (last?.window?.probing && entry.queued > 0 ? windowSay.probingReason(last.window.label) : this.hold.waitReason());
     if (reason !== undefined) entry.waitReason = reason;
     if (last && !this.deps.hub.answering) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;

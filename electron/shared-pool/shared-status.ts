@@ -19,7 +19,12 @@ export type SharedStatusEntry = ConcurrencyStatusEntry & {
   /** For the host only, never shown: Redis's window pause and every host's readings (shared-windows.ts). */
   window?: RedisWindow;
   sightings?: WindowSighting[];
+  rejoinHoldUntil?: number;
 };
+
+/** Why admissions wait after Redis restarted empty, until `until` (SPEC §7: 10 s for the hosts to re-register). */
+export const rejoinReason = (providerId: string, until: number, now: number): string =>
+  `Redis restarted empty: new admissions to shared provider ${providerId} wait ${Math.max(1, Math.ceil((until - now) / 1000))} s more for every host to re-register its leases.`;
 
 const isSighting = (value: unknown): value is WindowSighting => {
   const s = value as Partial<WindowSighting> | null;
@@ -85,6 +90,7 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     shared: true,
     hosts,
     ...(status.probing && queued > 0 && status.windowLabel !== undefined ? { waitReason: windowSay.probingReason(status.windowLabel) } : {}),
+    ...(status.rejoinHoldUntil === undefined ? {} : { rejoinHoldUntil: status.rejoinHoldUntil, waitReason: rejoinReason(providerId, status.rejoinHoldUntil, now) }),
     ...(status.windowLabel === undefined
       ? {}
       : { window: { label: status.windowLabel, probing: status.probing, ...(status.windowUntil === undefined ? {} : { until: status.windowUntil }) } }),

@@ -37,7 +37,13 @@ test("after Redis restarts empty, leases are re-registered, the newest settings 
 
   const newOnB = track(b.acquire()); // b comes back first, offering limit 4 (version 0)
   await b.settled();
-  expect(await b.status()).toMatchObject({ limit: 4, active: 1, queued: 2 }); // free slots, yet nobody admitted
+  expect(await b.status()).toMatchObject({
+    limit: 4,
+    active: 1,
+    queued: 2,
+    // Free slots, yet nobody admitted: the status says why, and for how long.
+    waitReason: "Redis restarted empty: new admissions to shared provider anthropic wait 10 s more for every host to re-register its leases.",
+  });
   expect(queuedOnB.settled || newOnB.settled).toBe(false);
 
   clock.advance(5_000);
@@ -45,6 +51,7 @@ test("after Redis restarts empty, leases are re-registered, the newest settings 
 
   clock.advance(5_000); // the window closes: b's timer drives the queue
   await b.settled();
+  expect((await b.status()).waitReason).toBeUndefined();
   expect(queuedOnB.result).toMatchObject({ ok: true }); // the third slot, taken by the first waiter
   expect(newOnB.settled).toBe(false);
   expect(await c.status()).toMatchObject({ limit: 3, active: 4 }); // c is late: taken over the limit

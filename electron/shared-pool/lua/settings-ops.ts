@@ -43,7 +43,7 @@ function ops.status()
     loweredAgainMs = autoReduced == 1 and tonumber(redis.call('HGET', STATE, 'loweredAgainMs')) or nil,
     hosts = redis.call('ZCOUNT', HOSTS, now - ${HOST_EXPIRY_MS}, '+inf'), version = math.max(settingsVersion, 0),
     windowUntil = windowPausedUntil(), windowLabel = wLabel, probing = wProbe ~= nil,
-    sightings = redis.call('HVALS', WINDOWS),
+    sightings = redis.call('HVALS', WINDOWS), rejoinHoldUntil = holdUntil,
   }
 end
 `;
