@@ -128,6 +128,7 @@ class Pool implements ProviderPool {
 
   returnUndelivered(leaseId: string): boolean {
     if (!this.held.take(leaseId)) return false;
+    this.windows.undelivered(leaseId);
     this.admission.drive();
     this.notify(true);
     return true;

@@ -76,6 +76,14 @@ export class WindowPause {
     if (this.state.kind === "probing") this.probeSucceeded();
   }
 
+  /** The probe's admission never reached its agent: the next admission is the probe. */
+  undelivered(leaseId: string): void {
+    if (this.state.kind === "probing" && this.state.leaseId === leaseId) {
+      this.clearTimer();
+      this.state = { kind: "probe_ready", label: this.state.label };
+    }
+  }
+
   released(leaseId: string, outcome: LeaseOutcome): void {
     if (this.state.kind !== "probing" || this.state.leaseId !== leaseId) return;
     if (outcome === "rate_limited") this.usedUp(this.state.label, undefined);

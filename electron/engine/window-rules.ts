@@ -147,6 +147,10 @@ export class WindowRules implements PoolWindows {
     this.pause.released(leaseId, outcome);
   }
 
+  undelivered(leaseId: string): void {
+    this.pause.undelivered(leaseId);
+  }
+
   /** Resume by hand; true when a window pause or probe was lifted. */
   lift(): boolean {
     return this.pause.lift();

@@ -115,6 +115,14 @@ describe("the probe at the reset", () => {
     ]);
   });
 
+  test("a probe whose admission never reached its agent hands the probe to the next one", async () => {
+    const { pool, waiters } = await atReset();
+    expect(waiters.map((w) => w.settled)).toEqual([true, false, false]);
+    pool.returnUndelivered(waiters[0]!.leaseId);
+    await flush();
+    expect(waiters.map((w) => w.settled)).toEqual([true, true, false]); // the next probe, alone
+  });
+
   test("refused again, the pause starts over until the new reset", async () => {
     const { pool, clock, waiters } = await atReset();
     const nextReset = clock.now() + 10 * 60_000;

@@ -30,6 +30,8 @@ local function forgetHosts(hosts)
     if gone[string.match(leases[i + 1], '^%-?%d+|%-?%d+|(.*)$')] then
       unhold(leases[i])
       recycle(leases[i])
+      -- Released with its host, as a failure: the probe's answer is in (window-state.ts).
+      probeReleased(leases[i], 'failure')
     end
   end
   unqueueHosts(gone)

@@ -73,7 +73,10 @@ function ops.release()
 end
 
 function ops.undelivered()
-  return letGo(nil)
+  return letGo(function()
+    probeUndelivered(arg.leaseId)
+    return {}
+  end)
 end
 
 -- A held TTL lease runs for its ttl from now; a lease without one is only confirmed held.

@@ -75,6 +75,15 @@ local function probeReleased(id, outcome)
   if outcome == 'rate_limited' then windowUsedUp(wLabel, nil) else windowLift(true) end
 end
 
+-- The probe's admission never reached its agent: the next admission is the probe.
+local function probeUndelivered(id)
+  if wProbe ~= id then return end
+  redis.call('HDEL', STATE, 'wProbe', 'wProbeAt')
+  redis.call('HSET', STATE, 'wUntil', nowArg)
+  wUntil, wProbe, wProbeAt = now, nil, nil
+  changed = true
+end
+
 -- A reading from an answer: arg.usedUp '1' names the used-up window (arg.label, arg.resetsAt
 -- '' for none); any other answer while the probe is out is its success. arg.sightings (JSON,
 -- as the host's parser gave them) are kept for every host, the newest per window, at most
