@@ -20,16 +20,20 @@ interface Wanted {
 const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, "0");
 const connectionKey = (clientPort: number, serverPort: number) => `${hexPort(clientPort)}>${hexPort(serverPort)}`;
 
-/** Socket inodes by `<local port>><remote port>` (hex, as the table writes them). */
+/** 127.0.0.0/8, ::1 and ::ffff:127.x as /proc/net/tcp(6) write them (host byte order, little-endian here). */
+const LOOPBACK = /^(?:[0-9A-F]{6}7F|0{24}01000000|0{16}FFFF0000[0-9A-F]{6}7F)$/;
+
+/** Socket inodes of loopback sockets by `<local port>><remote port>` (hex, as the table writes them); the first line wins. */
 function socketTable(table: string): Map<string, string> {
   const inodes = new Map<string, string>();
   for (const line of table.split("\n")) {
     const fields = line.trim().split(/\s+/);
     // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
     if (fields.length < 10 || fields[9] === "0") continue;
-    const local = fields[1]!.slice(fields[1]!.lastIndexOf(":") + 1);
-    const remote = fields[2]!.slice(fields[2]!.lastIndexOf(":") + 1);
-    inodes.set(`${local}>${remote}`, fields[9]!);
+    const [address = "", local = ""] = fields[1]!.split(":");
+    if (!LOOPBACK.test(address)) continue; // the proxy listens on loopback only: another machine's socket is no agent here
+    const key = `${local}>${fields[2]!.slice(fields[2]!.lastIndexOf(":") + 1)}`;
+    if (!inodes.has(key)) inodes.set(key, fields[9]!);
   }
   return inodes;
 }
@@ -64,6 +68,11 @@ async function describe(pid: number): Promise<LocalProcess> {
 
 /** Processes looked at side by side once the recent ones did not hold a socket. */
 const PROCESSES_AT_ONCE = 8;
+/**
+ * A pass that takes longer (a process stuck in the kernel makes reading its /proc files hang)
+ * answers what it has not found with nothing and lets the next lookups start their own pass.
+ */
+const PASS_GIVES_UP_MS = 1_000;
 const RECENT_KEPT = 16;
 
 export class LinuxSockets {
@@ -92,8 +101,14 @@ export class LinuxSockets {
     while (this.wanted.size > 0) {
       const batch = this.wanted;
       this.wanted = new Map();
-      await this.pass(batch).catch(() => {});
-      for (const { answers } of batch.values()) for (const answer of answers) answer(undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const givenUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, PASS_GIVES_UP_MS);
+      });
+      await Promise.race([this.pass(batch).catch(() => {}), givenUp]);
+      clearTimeout(timer);
+      // Answered at most once: a pass still running past the limit finds these already answered.
+      for (const { answers } of batch.values()) for (const answer of answers.splice(0)) answer(undefined);
     }
     this.passing = false;
   }

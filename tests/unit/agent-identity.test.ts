@@ -51,4 +51,12 @@ test("the client's socket is the line whose local port is the connection's remot
   ].join("\n");
   expect(socketInode(table, 0xa2b1, 0x1cf4)).toBe("333");
   expect(socketInode(table, 0xa2b2, 0x1cf4)).toBeUndefined();
+  // A socket of another machine's with the same two ports is no agent here; ::1 and ::ffff:127.0.0.1 are.
+  const elsewhere = "   3: 0A00020F:A2B3 C0A80001:1CF4 01 00000000:00000000 00:00000000 00000000  1000        0 444 1 0 20 4 30 10 -1";
+  const loopback = "   4: 0100007F:A2B3 0100007F:1CF4 01 00000000:00000000 00:00000000 00000000  1000        0 555 1 0 20 4 30 10 -1";
+  expect(socketInode([elsewhere, loopback].join("\n"), 0xa2b3, 0x1cf4)).toBe("555");
+  const six = "   0: 00000000000000000000000001000000:A2B4 00000000000000000000000001000000:1CF4 01 00000000:00000000 00:00000000 00000000  1000 0 666 1";
+  const mapped = "   1: 0000000000000000FFFF00000100007F:A2B5 0000000000000000FFFF00000100007F:1CF4 01 00000000:00000000 00:00000000 00000000  1000 0 777 1";
+  expect(socketInode(six, 0xa2b4, 0x1cf4)).toBe("666");
+  expect(socketInode(mapped, 0xa2b5, 0x1cf4)).toBe("777");
 });
