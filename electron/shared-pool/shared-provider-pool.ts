@@ -9,7 +9,6 @@ import { randomBytes } from "node:crypto";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
-import * as windowSay from "../engine/window-messages";
 import type { AcquireOptions, AcquireResult, GateProbe, Lease, PersistedLease, PoolConfig, ProviderPool } from "../engine/pool-types";
 import { earlyPause } from "../engine/rate-limit-policy";
 import { ABORTED, REMOVED, TIMED_OUT } from "../engine/waiter-queue";
@@ -18,7 +17,7 @@ import { LeaseAccount } from "./lease-account";
 import { hostLease, redisLease } from "./redis-time";
 import type { SharedHub, SharedLink } from "./shared-hub";
 import { SharedPool, type SharedStatusEntry } from "./shared-pool";
-import { connectingEntry, entryConfig, redisUnreachableReason, rejoinReason } from "./shared-status";
+import { connectingEntry, entryConfig, shownEntry } from "./shared-status";
 import { SharedWindows } from "./shared-windows";
 import { StatusCache } from "./status-cache";
 import { WindowHold } from "./window-hold";
@@ -100,12 +99,13 @@ export class SharedProviderPool implements ProviderPool {
     this.windows = new SharedWindows({
       clock: deps.clock,
       providerId: deps.providerId,
-      send: (usedUp, sightings) => {
+      send: (usedUp, sightings, shown) => {
         const resetsAt = usedUp?.resetsAt === undefined ? undefined : usedUp.resetsAt + deps.hub.offsetMs;
         const verdict = usedUp && { label: usedUp.label, ...(resetsAt === undefined ? {} : { resetsAt }) };
         this.background(async (shared) => {
           await shared.noteWindow(verdict, sightings);
-          this.cache.refresh();
+          await this.cache.afterNextRead();
+          shown();
         });
       },
       redis: () => this.cache.last?.window,
@@ -300,18 +300,16 @@ export class SharedProviderPool implements ProviderPool {
 
   status(): ConcurrencyStatusEntry {
     const last = this.cache.last;
-    const { window: _window, sightings: _sightings, rejoinHoldUntil, ...shown } = last ?? connectingEntry(this.providerId, this.settings, this.heldLeases().length);
-    const entry: ConcurrencyStatusEntry = shown;
+    const entry = shownEntry(last ?? connectingEntry(this.providerId, this.settings, this.heldLeases().length), {
+      now: this.deps.clock.now(),
+      held: this.hold.size,
+      holdReason: this.hold.waitReason(),
+      unreachable: last !== undefined && !this.deps.hub.answering,
+    });
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
     const windows = this.windows.views();
     if (windows) entry.windows = windows;
-    entry.queued += this.hold.size;
-    const now = this.deps.clock.now();
-    const rejoining = rejoinHoldUntil !== undefined && now < rejoinHoldUntil ? rejoinReason(this.providerId, rejoinHoldUntil, now) : undefined;
-    const reason = rejoining ?? (last?.window?.probing && entry.queued > 0 ? windowSay.probingReason(last.window.label) : this.hold.waitReason());
-    if (reason !== undefined) entry.waitReason = reason;
-    if (last && !this.deps.hub.answering) entry.waitReason = redisUnreachableReason(this.providerId);
     return entry;
   }
 

@@ -23,7 +23,7 @@ export type SharedStatusEntry = ConcurrencyStatusEntry & {
 };
 
 /** Why admissions wait after Redis restarted empty, until `until` (SPEC §7: 10 s for the hosts to re-register). */
-export const rejoinReason = (providerId: string, until: number, now: number): string =>
+const rejoinReason = (providerId: string, until: number, now: number): string =>
   `Redis restarted empty: new admissions to shared provider ${providerId} wait ${Math.max(1, Math.ceil((until - now) / 1000))} s more for every host to re-register its leases.`;
 
 const isSighting = (value: unknown): value is WindowSighting => {
@@ -96,6 +96,31 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
       : { window: { label: status.windowLabel, probing: status.probing, ...(status.windowUntil === undefined ? {} : { until: status.windowUntil }) } }),
     sightings: sightingsOf(status.sightings),
   };
+}
+
+/** What this host adds to the entry Redis gave before it is shown: the hold, and why agents wait. */
+export interface HostAdds {
+  /** On the host's clock, as the entry's times are by now (redis-time.ts). */
+  now: number;
+  held: number;
+  holdReason: string | undefined;
+  unreachable: boolean;
+}
+
+/**
+ * The entry as this host shows it, without the fields only the host reads. A window's pause
+ * reason is worded again on the host's clock: the one Redis's status gave read Redis's.
+ */
+export function shownEntry(last: SharedStatusEntry, adds: HostAdds): ConcurrencyStatusEntry {
+  const { window, sightings: _sightings, rejoinHoldUntil, ...entry } = last;
+  const { now } = adds;
+  entry.queued += adds.held;
+  if (window?.until !== undefined && entry.pausedUntil === window.until) entry.pauseReason = windowSay.usedUpReason(window.label, window.until, now);
+  const rejoining = rejoinHoldUntil !== undefined && now < rejoinHoldUntil ? rejoinReason(entry.providerId, rejoinHoldUntil, now) : undefined;
+  const probing = window?.probing && entry.queued > 0 ? windowSay.probingReason(window.label) : undefined;
+  const reason = adds.unreachable ? redisUnreachableReason(entry.providerId) : (rejoining ?? probing ?? adds.holdReason);
+  if (reason !== undefined) entry.waitReason = reason;
+  return entry;
 }
 
 /** Redis cannot be asked: the last entry it gave, with this host's own waiters queued at least. */

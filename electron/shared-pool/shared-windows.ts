@@ -26,8 +26,11 @@ export interface RedisWindow {
 export interface SharedWindowsDeps {
   clock: Clock;
   providerId: string;
-  /** To Redis: the readings, and a used-up window or the answer a probe waits for. */
-  send(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[]): void;
+  /**
+   * To Redis: the readings, and a used-up window or the answer a probe waits for. `shown` runs
+   * once a status read after Redis took them is in, so `redis()` tells what Redis decided.
+   */
+  send(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[], shown: () => void): void;
   /** Redis's window pause as last read; undefined when it has none. */
   redis(): RedisWindow | undefined;
   changed(): void;
@@ -36,8 +39,9 @@ export interface SharedWindowsDeps {
 
 export class SharedWindows implements PoolWindows {
   private readonly windows: PlanWindows;
-  /** The pause this host just asked Redis for, refused here until Redis's own word shows it. */
-  private pausedHere: { until: number; label: string } | undefined;
+  /** The pause this host just asked Redis for, refused here until a status read after Redis took it. */
+  private pausedHere: { until: number; label: string; ticket: number } | undefined;
+  private tickets = 0;
   private sharedAt = Number.NEGATIVE_INFINITY;
   /** What each window said when last sent: a meter that moves a point is sent again. */
   private readonly shared = new Map<string, string>();
@@ -56,10 +60,14 @@ export class SharedWindows implements PoolWindows {
       const label = this.windows.label(usedUp.name);
       const { resetsAt } = usedUp;
       const until = resetsAt !== undefined && resetsAt > now ? Math.min(resetsAt, now + MAX_WINDOW_PAUSE_MS) : now + PROBE_MS;
-      this.pausedHere = { until, label };
-      this.share(now, { label, ...(resetsAt === undefined ? {} : { resetsAt }) }, reading.windows);
+      const ticket = ++this.tickets;
+      this.pausedHere = { until, label, ticket };
+      this.share(now, { label, ...(resetsAt === undefined ? {} : { resetsAt }) }, reading.windows, () => {
+        // From here Redis's word governs, whatever it says (a resume elsewhere lifts the pause).
+        if (this.pausedHere?.ticket === ticket) this.pausedHere = undefined;
+      });
     } else if (this.deps.redis()?.probing === true || this.news(reading.windows) || now - this.sharedAt >= RESHARE_AFTER_MS) {
-      this.share(now, undefined, reading.windows);
+      this.share(now, undefined, reading.windows, () => {});
     }
     this.deps.changed();
   }
@@ -67,8 +75,6 @@ export class SharedWindows implements PoolWindows {
   /** Readings other hosts left in Redis: the newest of each window joins this host's view. */
   fromRedis(sightings: WindowSighting[]): void {
     const fresh = sightings.filter((s) => NAME.test(s.name) && Number.isFinite(s.seenAt) && s.seenAt > (this.seen.get(s.name) ?? -1));
-    // Redis shows the window's pause now: its word governs from here (a resume elsewhere lifts it).
-    if (this.deps.redis() !== undefined) this.pausedHere = undefined;
     if (fresh.length === 0) return;
     this.take(fresh.slice(0, MAX_WINDOWS));
     this.deps.changed();
@@ -116,10 +122,10 @@ export class SharedWindows implements PoolWindows {
     return sightings.some((s) => this.shared.get(s.name) !== said(s));
   }
 
-  private share(now: number, usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[]): void {
+  private share(now: number, usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[], shown: () => void): void {
     this.sharedAt = now;
     for (const sighting of sightings) this.shared.set(sighting.name, said(sighting));
-    this.deps.send(usedUp, sightings);
+    this.deps.send(usedUp, sightings, shown);
   }
 }
 

@@ -29,6 +29,8 @@ export class StatusCache {
   private refreshAgain = false;
   private timer: ReturnType<Clock["setTimeout"]> | undefined;
   private stopped = false;
+  /** Called once a read that began after they asked has been taken. */
+  private nextRead: (() => void)[] = [];
 
   constructor(private readonly deps: StatusCacheDeps) {}
 
@@ -53,6 +55,14 @@ export class StatusCache {
     if (listed && this.last) this.last = { ...this.last, active: Math.max(0, this.last.active - 1) };
   }
 
+  /** Resolves once a read sent after this call has been taken: what Redis had by then is shown. */
+  afterNextRead(): Promise<void> {
+    return new Promise((resolve) => {
+      this.nextRead.push(resolve);
+      this.refresh();
+    });
+  }
+
   /** Reads the status and lease list again; one read at a time, and one more if asked meanwhile. */
   refresh(): void {
     if (this.stopped) return;
@@ -65,6 +75,7 @@ export class StatusCache {
     this.refreshing = true;
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
     const mark = this.ownChanges;
+    const waiting = this.nextRead.splice(0);
     void reading
       .then(([status, list]) => {
         // Read before this host's own latest admission or release reached Redis: the next read shows
@@ -72,12 +83,17 @@ export class StatusCache {
         if (mark !== this.ownChanges && !this.skippedLast) {
           this.skippedLast = true;
           this.refreshAgain = true;
+          this.nextRead.push(...waiting); // not shown: the next read answers them
           return;
         }
         this.skippedLast = false;
         this.take(status, list);
+        for (const resolve of waiting) resolve();
       })
-      .catch((error: unknown) => this.deps.log(String(error)))
+      .catch((error: unknown) => {
+        this.nextRead.push(...waiting);
+        this.deps.log(String(error));
+      })
       .finally(() => {
         this.refreshing = false;
         if (this.stopped) return;
@@ -91,6 +107,7 @@ export class StatusCache {
 
   stop(): void {
     this.stopped = true;
+    for (const resolve of this.nextRead.splice(0)) resolve();
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
   }
 
