@@ -41,8 +41,10 @@ test("the switch shares a provider by keyboard; the card and the command line ag
   await redis.up();
   // Reconnecting takes the link's retry, longer than an expectation's usual 5 s under load.
   await expect(ui.redisState()).toHaveText("Redis connected", { timeout: 15_000 });
-  await expect(ui.waitReason("anthropic")).toHaveCount(0);
+  // It came back empty: for 10 s new admissions wait for every host to re-register its leases, and the card says so.
+  await expect(ui.waitReason("anthropic")).toContainText("Redis restarted empty");
   expect(await waiting).toMatchObject({ providerId: "anthropic" });
+  await expect(ui.waitReason("anthropic")).toHaveCount(0);
   await expect(ui.onHost("anthropic", hostName!).filter({ hasText: "codex" })).toBeVisible();
 });
 
