@@ -4,7 +4,7 @@
 // Electron, so the hostile cases are unit-tested on real files; app-protocol.ts hands it over.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { contentTypeOf } from "../host/content-types";
+import { contentTypeOf } from "../http/content-types";
 
 export const APP_SCHEME = "app";
 const APP_HOST = "headroom";
