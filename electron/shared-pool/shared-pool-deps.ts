@@ -18,6 +18,8 @@ export interface SharedPoolDeps {
   keyPrefix?: string;
   /** Redis's time, in this host's terms it is `Date.now() + offset` (see redis-clock.ts). */
   clock: Clock;
+  /** That offset, for times put into words for people (their local clock time); 0 when absent. */
+  offsetMs?: () => number;
   /** How often a host with waiters asks Redis again in case a wake-up was lost; 0 = never. */
   pollMs?: number;
   /** How often this host says it is alive (default 2 s); 0 = never, to play a host that died. */

@@ -313,8 +313,10 @@ export class SharedPool {
   /** `read`: the operation only read the state; it tells of a change only if it delivered something. */
   private handle({ inbox, wakeAt, hostExpiresAt, windowEvents }: ScriptReply, read: boolean): void {
     this.inbox.deliver(inbox);
+    const offsetMs = this.deps.offsetMs?.() ?? 0;
     for (const { kind, label, at, untilAt = at } of windowEvents ?? []) {
-      this.event(kind, kind === "window_reset" ? windowSay.resetMessage(this.providerId, label) : windowSay.exhaustedMessage(this.providerId, label, untilAt, at));
+      const words = kind === "window_reset" ? windowSay.resetMessage(this.providerId, label) : windowSay.exhaustedMessage(this.providerId, label, untilAt - offsetMs, at - offsetMs);
+      this.event(kind, words);
     }
     this.timers.at(wakeAt);
     this.timers.hostExpiry(hostExpiresAt, this.waiters.size > 0);

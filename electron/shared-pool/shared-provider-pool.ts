@@ -131,6 +131,7 @@ export class SharedProviderPool implements ProviderPool {
       redis: link.link,
       keyPrefix: link.prefix,
       clock: link.clock,
+      offsetMs: () => this.deps.hub.offsetMs,
       onEvent: (event) => this.deps.onEvent?.(event),
       onChange: () => this.cache.refresh(),
       onLeaseExpired: (leaseId) => {

@@ -5,11 +5,13 @@
 import { afterEach, expect, test } from "vitest";
 import * as recorded from "../fixtures/plan-window-headers";
 import { post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
-import { freshPrefix } from "../support/shared-pool-harness";
+import { exhaustedMessage, windowLabel } from "../../electron/engine/window-messages";
+import { createFakeClock } from "../support/fake-clock";
+import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
 import { until } from "../support/shared-serve-hosts";
-import { useRedisServer } from "../support/use-redis";
+import { useRedis } from "../support/use-redis";
 
-const redis = useRedisServer();
+const redis = useRedis();
 const started: ProxyHarness[] = [];
 afterEach(async () => {
   for (const h of started.splice(0)) await h.close();
@@ -123,4 +125,16 @@ test("a host's hold judges the window every host reads: its new agents wait near
   expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
   const lease = await held;
   await devbox.client.release(lease.leaseId, "success");
+});
+
+test("a used-up window's history line gives the reset in the host's local time, whatever Redis's clock says", async () => {
+  const clock = createFakeClock(Date.UTC(2026, 11, 3, 12, 0, 0));
+  const offsetMs = 90 * 60_000; // Redis's clock 1 h 30 min ahead of this host's
+  const { pool, events } = await sharedPool(redis.link, clock, {}, { offsetMs });
+  const resetsAt = clock.now() + 2 * 3_600_000; // on Redis's clock
+  await pool.noteWindow({ label: windowLabel("5h"), resetsAt });
+  const message = events.find((event) => event.kind === "window_exhausted")?.message;
+  expect(message).toBe(exhaustedMessage("anthropic", "5-hour window", resetsAt - offsetMs, clock.now() - offsetMs));
+  expect(message).not.toBe(exhaustedMessage("anthropic", "5-hour window", resetsAt, clock.now()));
+  await pool.dispose();
 });

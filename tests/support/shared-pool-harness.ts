@@ -31,6 +31,8 @@ export async function sharedPool(
     log?: (message: string) => void;
     onChange?: () => void;
     onLeaseExpired?: (leaseId: string) => void;
+    /** Redis's clock ahead of the host's by this much (the clock given is Redis's). */
+    offsetMs?: number;
     /** The host's usage gate, given before it joins (as the service gives it at creation). */
     usageProbe?: { probe: UsageProbe; pollMs: number };
   } = {},
@@ -47,6 +49,7 @@ export async function sharedPool(
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
     ...(options.onLeaseExpired === undefined ? {} : { onLeaseExpired: options.onLeaseExpired }),
+    ...(options.offsetMs === undefined ? {} : { offsetMs: () => options.offsetMs! }),
     onEvent: (event) => events.push(event),
   });
   if (options.usageProbe) pool.setUsageProbe(options.usageProbe);
