@@ -2,8 +2,8 @@
 // client's socket is the line of /proc/net/tcp(6) whose local port is the connection's remote
 // port; its inode leads to the pid through /proc/<pid>/fd. Lookups that arrive together share
 // one pass: a burst of 256 new connections reads the tables once and each process's fds once,
-// instead of 256 walks queued on libuv's four threads (the proxy bench's added latency at 256
-// concurrent went from +6 ms to +55 ms when every connection walked alone).
+// instead of 256 walks queued on libuv's four threads (the proxy bench's added p50 at 256
+// concurrent went from +11–22 ms to +55 ms when every connection walked alone).
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { basename } from "node:path";
 import type { LocalProcess } from "./agent-identity";

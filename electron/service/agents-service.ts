@@ -13,8 +13,6 @@ import type { Clock } from "../engine/clock";
 import type { AcquireInput } from "./lease-service";
 import type { Input } from "./operation-input";
 
-/** Until a provider names its binding window (SPEC §8), an agent's tokens are those of the last 5 h. */
-
 export interface AgentsDeps {
   clock: Clock;
   /** The data folder, where usage.json lives; absent = counts are kept in memory only. */
