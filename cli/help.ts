@@ -23,6 +23,8 @@ Commands:
   agents                                agents seen in the last hour: state, requests, tokens
   usage [--hours N] [--by agent|provider|model]
                                         tokens used through the proxy (default: 5 h, by agent)
+  statusline [--provider <id>] [--then '<command>']
+                                        one line for Claude Code's statusLine setting
 
 Options: --json (machine-readable output), --help (this text, or a command's).
 
@@ -122,6 +124,24 @@ hand.
 Lists the agents seen in the last hour, running and waiting first: who they are (the name
 from --agent or x-headroom-agent, else the local process and its folder, else the
 user-agent), their provider, state, and requests and tokens in the last 5 hours.
+`,
+  statusline: `Usage: headroom statusline [--provider <id>] [--then '<command>']
+
+For Claude Code's statusLine setting (~/.claude/settings.json):
+  "statusLine": { "type": "command", "command": "headroom statusline --provider anthropic" }
+
+Reads the JSON Claude Code writes to its input, sends its rate_limits (the 5-hour and weekly
+windows, on a claude.ai login) to the running host as window readings of the provider, and
+prints one line: anthropic 2/3 · 1 queued · 5h 43% ↻15:00 · 7d 12%
+
+  --provider <id>    the provider to show (default: the one ANTHROPIC_BASE_URL points at on
+                     the proxy, else anthropic)
+  --then '<command>' also run your previous status line command with the same input and print
+                     its output after Headroom's
+
+The token goes only to the host that the data folder's host.lock names as running. Whatever
+happens (no host, no answer, input it does not understand) it prints within 300 ms and exits 0.
+See docs/statusline.md.
 `,
   usage: `Usage: headroom usage [--hours N] [--by agent|provider|model] [--json]
 

@@ -3,7 +3,7 @@
 // `invoke(name, input)`: method, path and body come from its row. Runs wherever `fetch` exists.
 import type { Admission, ErrorCode, LeaseOutcome, RedisState, RouteKey, RouteOutcome } from "./types";
 import { keysOutsideBody, operations, pathOf, type ArgsOf, type InputOf, type OperationName, type OperationRow, type ResultOf } from "./operations";
-import type { AcquireRequest, BreakerSettings, ProviderConfigPatch } from "./schemas";
+import type { AcquireRequest, BreakerSettings, ProviderConfigPatch, ReportedWindow } from "./schemas";
 
 export class ApiError extends Error {
   constructor(
@@ -82,6 +82,7 @@ export function createApiClient(options: ApiClientOptions) {
     removeProvider: (providerId: string) => invoke("removeProvider", { providerId }),
     leases: (providerId: string) => invoke("leases", { providerId }),
     resume: (providerId: string) => invoke("resume", { providerId }),
+    reportWindows: (providerId: string, windows: ReportedWindow[]) => invoke("reportWindows", { providerId, windows }),
     dismissNotice: (providerId: string) => invoke("dismissNotice", { providerId }),
     acceptNotice: (providerId: string) => invoke("acceptNotice", { providerId }),
     heartbeat: (leaseId: string) => invoke("heartbeat", { leaseId }),

@@ -17,6 +17,7 @@ import {
   RouteOutcomeBody,
   RouteRunBody,
   SeriesQuery,
+  WindowsBody,
 } from "./schemas";
 import type {
   BreakerSettings,
@@ -95,6 +96,11 @@ export const operations = {
   resume: {
     http: ["POST", "/concurrency/providers/:providerId/resume"], params: ProviderParams,
     returns: returns<ConcurrencyStatusEntry>(), service: "resume", window: "provider:resume",
+  },
+  // SPEC §10: windows a client read itself (Claude Code's status line); answers the provider's status.
+  reportWindows: {
+    http: ["POST", "/concurrency/providers/:providerId/windows"], params: ProviderParams, body: WindowsBody,
+    returns: returns<ConcurrencyStatusEntry>(), service: "reportWindows",
   },
   dismissNotice: {
     http: ["POST", "/concurrency/notice/:providerId/dismiss"], params: ProviderParams,

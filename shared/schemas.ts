@@ -56,6 +56,25 @@ export const ReleaseBody = object({
   retryAfterMs: Type.Optional(integer({ min: 0, max: LIMITS.retryAfterMs.max })),
 });
 
+/**
+ * SPEC §10: plan windows a client read for itself (Claude Code's status line), posted as
+ * readings of a provider. The same names and ranges as the proxy's readings (SPEC §8).
+ */
+// Closed objects (issue 27's strict inputs): a misspelt field is refused, not ignored.
+export const ReportedWindow = Type.Object(
+  {
+    name: Type.String({ pattern: "^[a-z0-9_]{1,32}$", allowed: "1 to 32 lowercase letters, digits or _ (e.g. 5h, 7d)" }),
+    usedPercent: Type.Number({ minimum: 0, maximum: 100, allowed: "a number from 0 to 100" }),
+    resetsAt: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false, allowed: "an object with only the fields name, usedPercent, resetsAt" },
+);
+export type ReportedWindow = Static<typeof ReportedWindow>;
+export const WindowsBody = Type.Object(
+  { windows: Type.Array(ReportedWindow, { minItems: 1, maxItems: 8, allowed: "a list of 1 to 8 windows { name, usedPercent, resetsAt? }" }) },
+  { additionalProperties: false, allowed: "an object with only the field windows" },
+);
+
 export const RouteRunBody = object({ ...RouteKey.properties, runId: RouteIdPart });
 export const RouteOutcomeBody = object({
   ...RouteKey.properties,

@@ -1,11 +1,12 @@
 // The wrapped command's environment and arguments (SPEC §6 "Lease-scoped requests", "`headroom
-// run` finds every base URL"): it learns its lease (HEADROOM_LEASE_ID), and base URLs pointing
+// run` finds every base URL"): it learns its lease (HEADROOM_LEASE_ID, and for Claude Code the
+// x-headroom-lease line of ANTHROPIC_CUSTOM_HEADERS, SPEC §10), and base URLs pointing
 // at this host's proxy for the provider — in the variables agents read and in the flags aider
 // takes — are scoped to that lease, so the agent's own requests ride on the slot `headroom run`
 // holds instead of queueing behind it (a deadlock at limit 1, two slots per agent above it).
 import type { ApiClient } from "../../shared/api-client";
 import type { Admission } from "../../shared/types";
-import { hasBaseUrlFlag, scopeFlags, scopeToLease } from "./lease-scope";
+import { hasBaseUrlFlag, scopeFlags, scopeToLease, withLeaseHeader } from "./lease-scope";
 
 const BASE_URL_VARIABLES = ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE", "GOOGLE_GEMINI_BASE_URL"] as const;
 
@@ -27,7 +28,11 @@ export interface ChildLaunch {
 
 export async function childEnv({ admission, viaProxy, env, command, client, warn }: ChildEnvInput): Promise<ChildLaunch> {
   const { leaseId, providerId } = admission;
-  const out: NodeJS.ProcessEnv = { ...env, HEADROOM_LEASE_ID: leaseId };
+  const out: NodeJS.ProcessEnv = {
+    ...env,
+    HEADROOM_LEASE_ID: leaseId,
+    ANTHROPIC_CUSTOM_HEADERS: withLeaseHeader(env.ANTHROPIC_CUSTOM_HEADERS, leaseId),
+  };
   const unchanged = { env: out, command };
   if (!viaProxy && !BASE_URL_VARIABLES.some((name) => env[name]) && !hasBaseUrlFlag(command)) return unchanged;
   let proxyUrl: string | undefined;

@@ -62,3 +62,16 @@ export function scopeFlags(command: Command, scope: (value: string) => string | 
   }
   return changed ? out : command;
 }
+
+const LEASE_HEADER_LINE = /^\s*x-headroom-lease\s*:/i;
+
+/**
+ * Claude Code's ANTHROPIC_CUSTOM_HEADERS (`Name: value` lines) with the run's lease added (SPEC
+ * §10): `connect` puts ANTHROPIC_BASE_URL in settings.json, which wins over the environment,
+ * so the header is how its requests find the lease. The user's own lines stay, in order; an
+ * outer run's lease line gives way, since one header sent twice would name no lease at all.
+ */
+export function withLeaseHeader(existing: string | undefined, leaseId: string): string {
+  const kept = (existing ?? "").split(/\r?\n/).filter((line) => line.trim() !== "" && !LEASE_HEADER_LINE.test(line));
+  return [...kept, `x-headroom-lease: ${leaseId}`].join("\n");
+}

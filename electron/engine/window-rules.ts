@@ -9,7 +9,7 @@ import type { PauseWindow } from "./pause-window";
 import { PlanWindows } from "./plan-windows";
 import * as say from "./window-messages";
 import { WindowPause } from "./window-pause";
-import type { WindowReading } from "./window-readings";
+import type { WindowReading, WindowSighting } from "./window-readings";
 
 /** An agent admitted this recently is at work: its proxy requests are not held (SPEC §8). */
 const RECENT_AGENT_MS = 10 * 60_000;
@@ -28,6 +28,8 @@ export interface WindowRulesHooks {
 export interface PoolWindows {
   /** Plan windows read from an answer or an in-band event; a used-up one pauses until its reset. */
   note(reading: WindowReading): void;
+  /** Windows a client posted (SPEC §10), already found newer than what is kept: shown, never a pause or a probe's answer. */
+  report(sightings: WindowSighting[]): void;
   /** While a used-up window pauses the provider: what the proxy answers at once instead of forwarding. */
   refusal(now: number): { retryAfterS: number; message: string } | undefined;
   /** SPEC §8 `holdNewAtPercent`: undefined = no hold. */
@@ -60,10 +62,19 @@ export class WindowRules implements PoolWindows {
   }
 
   note(reading: WindowReading): void {
-    for (const warning of this.windows.note(reading)) this.hooks.event("window_warning", warning.message);
+    this.take(reading.windows);
     if (reading.usedUp) this.pause.usedUp(this.windows.label(reading.usedUp.name), reading.usedUp.resetsAt);
     else this.pause.answered();
     this.hooks.drive();
+  }
+
+  report(sightings: WindowSighting[]): void {
+    this.take(sightings);
+    this.hooks.drive();
+  }
+
+  private take(sightings: WindowSighting[]): void {
+    for (const warning of this.windows.note({ windows: sightings })) this.hooks.event("window_warning", warning.message);
   }
 
   setHoldNewAtPercent(percent: number | undefined): void {

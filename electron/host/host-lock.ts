@@ -3,20 +3,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createExclusive, replaceAtomically } from "../data-folder/exclusive-file";
-import { processStartTime } from "./process-start";
+import { holderRuns, LOCK_FILE_NAME, parseRecord, type HostInfo, type LockRecord } from "../data-folder/host-record";
 
-const LOCK_FILE_NAME = "host.lock";
-
-export interface HostInfo {
-  kind: "app" | "serve";
-  url?: string;
-}
-
-/** What host.lock holds. */
-interface LockRecord extends HostInfo {
-  pid: number;
-  startedAt: number; // epoch ms
-}
+export type { HostInfo } from "../data-folder/host-record";
 
 export interface HostLock {
   readonly path: string;
@@ -29,47 +18,6 @@ export interface HostLock {
 // Lock files this process holds. A record with our own pid that is not in here was left by
 // an earlier process that had our pid (a container's pid 1 restarting): it is stale.
 const heldHere = new Set<string>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else; it is alive all the same.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-// Start times are rounded to the second; a process that started more than this after the lock
-// was written cannot be the one that wrote it.
-const START_TIME_SLACK_MS = 1000;
-
-/** The lock's writer still runs: its pid is alive and was not handed to a younger process. */
-function holderRuns(holder: LockRecord): boolean {
-  if (!isAlive(holder.pid)) return false;
-  // A record without a time (startedAt 0) cannot be judged by age: treat it as live.
-  if (holder.startedAt <= 0) return true;
-  const processStart = processStartTime(holder.pid);
-  return processStart === undefined || processStart <= holder.startedAt + START_TIME_SLACK_MS;
-}
-
-function parseRecord(text: string): LockRecord | undefined {
-  try {
-    const raw: unknown = JSON.parse(text);
-    if (typeof raw !== "object" || raw === null) return undefined;
-    const { pid, kind, url, startedAt } = raw as Record<string, unknown>;
-    if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0) return undefined;
-    if (kind !== "app" && kind !== "serve") return undefined;
-    return {
-      pid,
-      kind,
-      ...(typeof url === "string" ? { url } : {}),
-      startedAt: typeof startedAt === "number" ? startedAt : 0,
-    };
-  } catch {
-    return undefined;
-  }
-}
 
 function readText(file: string): string | undefined {
   try {

@@ -255,6 +255,11 @@ export class HeadroomService implements OperationService {
   noteUpstreamLimits(providerId: string, headers: ResponseHeaders, status: number): void { this.upstream.limits(providerId, headers, status); }
   /** Plan windows from one answer or in-band event (SPEC §8). */
   noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
+  /** SPEC §10: windows a client read itself (Claude Code's status line); answers the provider's status. */
+  reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry {
+    this.upstream.reported(providerId, windows);
+    return this.views.statusOf(providerId);
+  }
   windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined { return this.upstream.windowRefusal(providerId); }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }

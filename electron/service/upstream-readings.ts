@@ -6,6 +6,8 @@ import { tame } from "../../shared/tame";
 import type { Clock } from "../engine/clock";
 import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-limits";
 import type { WindowReading } from "../engine/window-readings";
+import { reportedSightings } from "../engine/reported-windows";
+import type { ReportedWindow } from "../../shared/schemas";
 import type { ProviderRegistry } from "./provider-registry";
 
 export class UpstreamReadings {
@@ -23,6 +25,13 @@ export class UpstreamReadings {
   /** A used-up window pauses the provider. */
   windows(providerId: string, reading: WindowReading): void {
     this.providers.get(providerId)?.pool.windows.note(reading);
+  }
+
+  /** SPEC §10: windows a client posted; only what is newer than the kept readings is taken. Throws for an unknown provider. */
+  reported(providerId: string, posted: readonly ReportedWindow[]): void {
+    const { pool } = this.providers.require(providerId);
+    const sightings = reportedSightings(posted, pool.windows.views(), this.clock.now());
+    if (sightings.length > 0) pool.windows.report(sightings);
   }
 
   /** While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). */

@@ -226,9 +226,12 @@ export class SharedPool {
   /**
    * A plan-window reading from an answer (SPEC §8), shared by every host: `usedUp` pauses the
    * provider in Redis until the window's reset; any other answer while the probe is out opens it.
+   * `answered` false: windows a client posted (SPEC §10), shared but no answer to a probe.
    */
-  async noteWindow(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[] = []): Promise<void> {
-    const verdict = usedUp ? { usedUp: 1, label: usedUp.label, resetsAt: usedUp.resetsAt ?? "" } : { usedUp: 0, label: "", resetsAt: "" };
+  async noteWindow(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[] = [], answered = true): Promise<void> {
+    const verdict = usedUp
+      ? { usedUp: 1, label: usedUp.label, resetsAt: usedUp.resetsAt ?? "" }
+      : { usedUp: answered ? 0 : -1, label: "", resetsAt: "" };
     await this.link.call("windowNote", { ...verdict, sightings: sightings.length > 0 ? JSON.stringify(sightings) : "" });
   }
 

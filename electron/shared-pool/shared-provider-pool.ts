@@ -99,11 +99,11 @@ export class SharedProviderPool implements ProviderPool {
     this.windows = new SharedWindows({
       clock: deps.clock,
       providerId: deps.providerId,
-      send: (usedUp, sightings, shown) => {
+      send: (usedUp, sightings, shown, answered) => {
         const resetsAt = usedUp?.resetsAt === undefined ? undefined : usedUp.resetsAt + deps.hub.offsetMs;
         const verdict = usedUp && { label: usedUp.label, ...(resetsAt === undefined ? {} : { resetsAt }) };
         this.background(async (shared) => {
-          await shared.noteWindow(verdict, sightings);
+          await shared.noteWindow(verdict, sightings, answered);
           await this.cache.afterNextRead();
           shown();
         });

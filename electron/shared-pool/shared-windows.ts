@@ -29,8 +29,9 @@ export interface SharedWindowsDeps {
   /**
    * To Redis: the readings, and a used-up window or the answer a probe waits for. `shown` runs
    * once a status read after Redis took them is in, so `redis()` tells what Redis decided.
+   * `answered` false: a client's posted windows (SPEC §10), which are no answer to a probe.
    */
-  send(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[], shown: () => void): void;
+  send(usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[], shown: () => void, answered: boolean): void;
   /** Redis's window pause as last read; undefined when it has none. */
   redis(): RedisWindow | undefined;
   changed(): void;
@@ -69,6 +70,14 @@ export class SharedWindows implements PoolWindows {
     } else if (this.deps.redis()?.probing === true || this.news(reading.windows) || now - this.sharedAt >= RESHARE_AFTER_MS) {
       this.share(now, undefined, reading.windows, () => {});
     }
+    this.deps.changed();
+  }
+
+  /** Windows a client posted (SPEC §10), found newer than what is kept: shared, never a pause or a probe's answer. */
+  report(sightings: WindowSighting[]): void {
+    const now = this.deps.clock.now();
+    this.take(sightings);
+    if (this.news(sightings) || now - this.sharedAt >= RESHARE_AFTER_MS) this.share(now, undefined, sightings, () => {}, false);
     this.deps.changed();
   }
 
@@ -122,10 +131,16 @@ export class SharedWindows implements PoolWindows {
     return sightings.some((s) => this.shared.get(s.name) !== said(s));
   }
 
-  private share(now: number, usedUp: { label: string; resetsAt?: number } | undefined, sightings: WindowSighting[], shown: () => void): void {
+  private share(
+    now: number,
+    usedUp: { label: string; resetsAt?: number } | undefined,
+    sightings: WindowSighting[],
+    shown: () => void,
+    answered = true,
+  ): void {
     this.sharedAt = now;
     for (const sighting of sightings) this.shared.set(sighting.name, said(sighting));
-    this.deps.send(usedUp, sightings, shown);
+    this.deps.send(usedUp, sightings, shown, answered);
   }
 }
 

@@ -53,3 +53,30 @@ test("aider's OPENAI_API_BASE and --openai-api-base <url> at the proxy ride the 
   expect(h.fake.stats).toMatchObject({ generations: 2, maxConcurrent: 1 });
   await eventually(async () => expect((await h!.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 }));
 }, 60_000);
+
+// Claude Code as `connect` leaves it: ANTHROPIC_BASE_URL comes from settings.json (here its
+// argument), which wins over the run's rewritten variable; ANTHROPIC_CUSTOM_HEADERS is read as
+// Claude Code reads it, one `Name: value` a line.
+function claudeLike(): string[] {
+  const file = join(scripts, "claude-like.mjs");
+  writeFileSync(
+    file,
+    `const headers = { "content-type": "application/json" }; ` +
+      `for (const line of (process.env.ANTHROPIC_CUSTOM_HEADERS ?? "").split(/\\r?\\n/)) { const at = line.indexOf(":"); if (at > 0) headers[line.slice(0, at).trim()] = line.slice(at + 1).trim(); } ` +
+      `fetch(process.argv[2] + "/v1/messages", { method: "POST", headers, body: JSON.stringify({ model: "claude-test", max_tokens: 5, messages: [{ role: "user", content: "hi" }] }) })` +
+      `.then((r) => { console.log(JSON.stringify({ status: r.status, base: process.argv[2] })); process.exit(r.status === 200 ? 0 : 1); })`,
+  );
+  return [process.execPath, file];
+}
+
+test("Claude Code whose settings.json names the proxy rides the run's lease by ANTHROPIC_CUSTOM_HEADERS: one slot at limit 1", async () => {
+  h = await startProxyHarness({ limit: 1, fake: { eventDelayMs: 0 } });
+  const env = cliEnv(h, { ANTHROPIC_CUSTOM_HEADERS: "x-team: blue" });
+  const runs = [spawnCli(["run", "--provider", "anthropic", "--", ...claudeLike(), h.base], env), spawnCli(["run", "--provider", "anthropic", "--", ...claudeLike(), h.base], env)];
+  const seen = await Promise.all(runs.map(finished));
+  expect(seen.map((s) => s.base)).toEqual([h.base, h.base]); // the URL itself was never scoped
+  expect(h.fake.stats).toMatchObject({ generations: 2, maxConcurrent: 1 });
+  expect(h.fake.stats.lastHeaders?.["x-team"]).toBe("blue"); // the user's own header still goes
+  expect(h.fake.stats.lastHeaders?.["x-headroom-lease"]).toBeUndefined(); // Headroom's stops at the proxy
+  await eventually(async () => expect((await h!.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 }));
+}, 60_000);

@@ -1,6 +1,6 @@
 // `headroom run` scopes base URLs at the proxy to its lease, in variables and in flags (SPEC §6).
 import { expect, test } from "vitest";
-import { scopeFlags, scopeToLease } from "../../cli/run/lease-scope";
+import { scopeFlags, scopeToLease, withLeaseHeader } from "../../cli/run/lease-scope";
 
 const proxy = "http://127.0.0.1:7412";
 const scope = (value: string) => scopeToLease(value, proxy, "openai", "L1");
@@ -24,4 +24,11 @@ test("--openai-api-base and --anthropic-api-base are rewritten in both forms; op
   expect(scopeFlags(untouched, scope)).toBe(untouched);
   const elsewhere: [string, ...string[]] = ["aider", "--openai-api-base", "https://api.openai.com/v1", "--openai-api-base"];
   expect(scopeFlags(elsewhere, scope)).toBe(elsewhere);
+});
+
+test("ANTHROPIC_CUSTOM_HEADERS gains the lease line after the user's own; an outer run's lease line gives way", () => {
+  expect(withLeaseHeader(undefined, "L1")).toBe("x-headroom-lease: L1");
+  expect(withLeaseHeader("", "L1")).toBe("x-headroom-lease: L1");
+  expect(withLeaseHeader("X-Team: blue\r\nx-trace: 7\n", "L1")).toBe("X-Team: blue\nx-trace: 7\nx-headroom-lease: L1");
+  expect(withLeaseHeader("X-Headroom-Lease: outer\nx-team: blue", "inner")).toBe("x-team: blue\nx-headroom-lease: inner");
 });

@@ -85,7 +85,8 @@ local function probeUndelivered(id)
 end
 
 -- A reading from an answer: arg.usedUp '1' names the used-up window (arg.label, arg.resetsAt
--- '' for none); any other answer while the probe is out is its success. arg.sightings (JSON,
+-- '' for none); '0', any other answer: while the probe is out, its success; '-1', windows a
+-- client posted (SPEC §10), which answer nothing. arg.sightings (JSON,
 -- as the host's parser gave them) are kept for every host, the newest per window, at most
 -- MAX_WINDOWS names.
 function ops.windowNote()
@@ -101,7 +102,7 @@ function ops.windowNote()
   end
   if arg.usedUp == '1' then
     windowUsedUp(arg.label, tonumber(arg.resetsAt))
-  elseif wProbe then
+  elseif arg.usedUp == '0' and wProbe then
     windowLift(true)
   end
   drive()
