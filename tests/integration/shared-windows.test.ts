@@ -45,8 +45,9 @@ test("a window used up on one host pauses the other: its proxy refuses at once, 
 
   // The other host, which never saw the answer, shows the window and the pause.
   const seen = await until(() => entry(devbox), (e) => e.paused, "devbox to see the window's pause");
-  // On Redis's clock and back: the offset between the clocks is measured, to a few ms.
-  expect(Math.abs(seen.pausedUntil! - resetAt)).toBeLessThan(50);
+  // On Redis's clock and back: the offset between the clocks is measured from a round trip,
+  // so on a loaded machine it is off by that trip (seen: 50–153 ms); a second is the bug.
+  expect(Math.abs(seen.pausedUntil! - resetAt)).toBeLessThan(250);
   expect(seen.pauseReason).toMatch(/^5-hour window used up; resets \d\d:\d\d$/);
   expect(seen).toMatchObject({ limit: 2, autoReduced: false });
   await until(() => entry(devbox), (e) => e.windows?.some((w) => w.name === "5h" && w.usedPercent === 100) === true, "devbox to show the 5-hour window");
