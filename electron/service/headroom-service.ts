@@ -150,7 +150,7 @@ export class HeadroomService implements OperationService {
     });
     this.views = new ProviderViews({
       providers: this.providers,
-      notices: () => [...(options.startupNotices ?? []), ...options.store.notices()],
+      notices: () => [...(options.startupNotices ?? []), ...options.store.notices(), ...this.agentBook.notices()],
       redis: () => options.hub?.state(),
     });
     this.settings = new ProviderSettingsService({
