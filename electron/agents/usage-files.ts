@@ -59,16 +59,20 @@ export function openUsageFiles(dataDir: string, ledger: UsageLedger, days: Usage
     for (const hour of removed) fs.rmSync(hourFile(hour), { force: true });
     const writes: [string, string | undefined][] = hours.map((hour) => [hourFile(hour), hourText(hour)]);
     writes.push([daysFile, daysText(days.takeChanges())]);
+    let failure: unknown;
     for (const [file, text] of writes) {
       if (text === undefined) continue;
       const temp = tempOf(file);
       try {
         fs.writeFileSync(temp, text, { flag: "wx", mode: FILE_MODE });
         fs.renameSync(temp, file);
+      } catch (error) {
+        failure ??= error; // the other files are still written
       } finally {
         fs.rmSync(temp, { force: true });
       }
     }
+    if (failure !== undefined) throw failure;
   };
 
   const opened = readUsageFolder(dataDir, dir, ledger, days, clock.now(), writeNowSync);

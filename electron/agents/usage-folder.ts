@@ -66,9 +66,16 @@ export function readUsageFolder(
     return { notices };
   }
 
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (error) {
+    notices.push(`Usage counts folder ${dir} could not be read (${errorText(error)}); counting starts afresh.`);
+    names = [];
+  }
   const oldest = hourOf(now) - (KEEP_HOURS - 1) * HOUR_MS;
   const hourFiles: { name: string; hour: number }[] = [];
-  for (const name of fs.readdirSync(dir)) {
+  for (const name of names) {
     // A write killed midway leaves its temp file; we hold the data folder's lock, so none is in flight.
     if (name.includes(".tmp-")) removeFile(path.join(dir, name));
     const hour = hourOfFileName(name);
@@ -86,7 +93,11 @@ export function readUsageFolder(
   for (const { name, hour } of hourFiles) {
     const file = path.join(dir, name);
     if (readBytes > MAX_HOURS_READ_BYTES) {
-      moveAside(file, "bad");
+      try {
+        moveAside(file, "bad");
+      } catch {
+        // Left in place: read with the rest of the folder next time, under the same bound.
+      }
       skipped++;
       continue;
     }
