@@ -2,12 +2,14 @@
 // the tokens by kind, cost and unpriced requests. Counted on its own, not from the hourly
 // buckets, because a +5:30 zone's midnight is not an hour's start. Kept 8 dates (`days=N` is
 // 1..8); bounded like the hours: at most 1,000 series per provider and day and MAX_DAY_BYTES in
-// all, the rest counted as `other`. Pure: times and the date of a time come in.
-import { addInto, copyCount, countOf, emptyCount, OTHER, seriesBytes, type UsageCount } from "./usage-count";
+// all, the oldest dates compacted first and the rest counted as `other`. Pure: times and the
+// date of a time come in.
+import { addInto, copyCount, countOf, emptyCount, OTHER, seriesBytes, tokenTotal, type UsageCount } from "./usage-count";
 import type { UsageEvent } from "./usage-ledger";
 
 const KEEP_DAYS = 8;
 const MAX_SERIES_PER_PROVIDER_DAY = 1_000;
+const KEPT_WHEN_COMPACTED = 10;
 const MAX_DAY_BYTES = 512 * 1024;
 
 /** The host's local date of a time, `YYYY-MM-DD`. */
@@ -34,6 +36,7 @@ export class UsageDays {
   private readonly days = new Map<string, Map<string, Map<string, DaySeries>>>();
   private bytes = 0;
   private changed = false;
+  private readonly compacted = new Map<string, 1 | 2>();
 
   constructor(
     private readonly dateOf: (at: number) => string = localDate,
@@ -94,19 +97,52 @@ export class UsageDays {
     let one = seriesOf.get(key(agent, project));
     if (!one) {
       const bytes = seriesBytes(providerId, agent, project ?? "");
-      const room = seriesOf.size < this.maxSeries && this.bytes + bytes <= this.maxBytes;
-      if (!room) {
-        agent = OTHER;
-        project = undefined;
-        one = seriesOf.get(key(OTHER));
-      }
-      if (!one) {
+      const room = () => seriesOf.size < this.maxSeries && this.bytes + bytes <= this.maxBytes;
+      while (!room() && seriesOf.size < this.maxSeries && this.compactOldest(date));
+      if (room()) {
         one = { agent, ...(project === undefined ? {} : { project }), ...emptyCount(), bytes };
         seriesOf.set(key(agent, project), one);
         this.bytes += bytes;
-      }
+      } else one = this.other(seriesOf);
     }
     addInto(one, count);
+  }
+
+  /** The `other` series: always allowed, one per provider and day, so totals are never lost. */
+  private other(seriesOf: Map<string, DaySeries>): DaySeries {
+    let one = seriesOf.get(key(OTHER));
+    if (!one) {
+      one = { agent: OTHER, ...emptyCount(), bytes: seriesBytes(OTHER) };
+      seriesOf.set(key(OTHER), one);
+      this.bytes += one.bytes;
+    }
+    return one;
+  }
+
+  /**
+   * As the hours do (usage-ledger.ts): past the byte bound the oldest date before `date` keeps
+   * each provider's 10 biggest series, then none; false when no date is left to compact.
+   */
+  private compactOldest(date: string): boolean {
+    const dates = [...this.days.keys()].filter((one) => one < date).sort();
+    for (const level of [1, 2] as const) {
+      const oldest = dates.find((one) => (this.compacted.get(one) ?? 0) < level);
+      if (oldest === undefined) continue;
+      this.compacted.set(oldest, level);
+      for (const seriesOf of this.days.get(oldest)!.values()) {
+        const ranked = [...seriesOf.values()].filter((one) => one.agent !== OTHER || one.project !== undefined);
+        ranked.sort((a, b) => tokenTotal(b) - tokenTotal(a) || b.requests - a.requests);
+        const into = this.other(seriesOf);
+        for (const one of ranked.slice(level === 1 ? KEPT_WHEN_COMPACTED : 0)) {
+          seriesOf.delete(key(one.agent, one.project));
+          this.bytes -= one.bytes;
+          addInto(into, one);
+        }
+      }
+      this.changed = true;
+      return true;
+    }
+    return false;
   }
 
   /** Keeps the newest KEEP_DAYS dates (today's among them: each add is today's). */
@@ -117,6 +153,7 @@ export class UsageDays {
       if (kept.includes(date)) continue;
       for (const seriesOf of providers.values()) for (const one of seriesOf.values()) this.bytes -= one.bytes;
       this.days.delete(date);
+      this.compacted.delete(date);
       this.changed = true;
     }
   }

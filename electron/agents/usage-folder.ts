@@ -103,7 +103,7 @@ export function readUsageFolder(
     }
     const got = read(file, MAX_HOUR_FILE_BYTES, (text) => ((readBytes += text.length), parseHourFile(text, hour)), "that hour's counts are lost");
     if (!got.ok) continue;
-    restored.push(...got.parsed.value);
+    for (const series of got.parsed.value) restored.push(series);
     if (got.parsed.badRows > 0) rewrite.push(hour);
   }
   if (skipped > 0) notices.push(`${skipped} older usage hour files in ${dir} were moved aside unread: together the files held more than ${MAX_HOURS_READ_BYTES} bytes.`);

@@ -61,3 +61,16 @@ test("past the byte bound the oldest hours fold into other first, and no request
   expect(oldest.map((row) => row.agent)).toContain("agent-0-99");
   expect(oldest.map((row) => row.agent)).toContain("other");
 });
+
+test("the per-day counter keeps today's names past its byte bound by compacting earlier dates, totals intact", () => {
+  let date = "2026-12-01";
+  const days = new UsageDays(() => date, 1_000, 100_000);
+  for (const day of ["2026-12-01", "2026-12-02", "2026-12-03"]) {
+    date = day;
+    for (let i = 0; i < 100; i++) days.add(start, { providerId: "p", agent: `agent-${i}`, model: "m", project: `~/src/p${i}`, tokens: tokens(i + 1) });
+  }
+  const written = days.takeChanges()!;
+  expect(written["2026-12-03"]!.p).toHaveLength(100);
+  expect(written["2026-12-01"]!.p!.length).toBeLessThanOrEqual(11);
+  for (const day of ["2026-12-01", "2026-12-02", "2026-12-03"]) expect(days.total("p", day)).toMatchObject({ requests: 100, tokens: tokens(5_050) });
+});
