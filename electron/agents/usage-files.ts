@@ -56,10 +56,16 @@ export function openUsageFiles(dataDir: string, ledger: UsageLedger, days: Usage
     for (const hour of inFlight) ledger.touch(hour);
     if (daysInFlight) days.touch();
     const { hours, removed } = ledger.takeChanges();
-    for (const hour of removed) fs.rmSync(hourFile(hour), { force: true });
+    let failure: unknown;
+    for (const hour of removed) {
+      try {
+        fs.rmSync(hourFile(hour), { force: true });
+      } catch (error) {
+        failure ??= error;
+      }
+    }
     const writes: [string, string | undefined][] = hours.map((hour) => [hourFile(hour), hourText(hour)]);
     writes.push([daysFile, daysText(days.takeChanges())]);
-    let failure: unknown;
     for (const [file, text] of writes) {
       if (text === undefined) continue;
       const temp = tempOf(file);
