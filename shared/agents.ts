@@ -32,8 +32,14 @@ export interface AgentEntry {
   tokens: TokenCounts;
 }
 
+/** At most this many agents in one `/agents` snapshot or push (issue 32: 8,000 were 2.2 MB a push). */
+export const AGENTS_SHOWN_MAX = 500;
+
 export interface AgentsView {
+  /** Running and waiting first, then most recently seen; at most AGENTS_SHOWN_MAX. */
   agents: AgentEntry[];
+  /** How many more agents were seen in the last hour than the snapshot carries; absent when none. */
+  omitted?: number;
 }
 
 export interface UsageRow {

@@ -41,6 +41,7 @@ export const agentsCommand: Command = async (argv, context) => {
     ...tokenCells(agent.tokens),
   ]);
   process.stdout.write(formatTable(["AGENT", "PROVIDER", "STATE", "SEEN", "PID", "REQUESTS", ...TOKEN_HEADERS], rows));
+  if (view.omitted) process.stdout.write(`And ${view.omitted} more seen in the last hour, not shown: a snapshot carries the ${view.agents.length} seen last.\n`);
   process.stdout.write("Requests and tokens: the last 5 hours.\n");
   return 0;
 };

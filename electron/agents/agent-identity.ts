@@ -18,6 +18,8 @@ export interface AgentIdentity {
   pid?: number;
   command?: string;
   cwd?: string;
+  /** The folder, `~`-shortened: the project its usage counts under (SPEC §9). */
+  project?: string;
   userAgent?: string;
 }
 
@@ -53,7 +55,8 @@ export function identify(clues: IdentityClues): AgentIdentity {
     command ??
     (userAgent === undefined ? undefined : userAgentProduct(userAgent)) ??
     "unknown";
-  const label = cwd === undefined ? name : tame(`${name} · ${shortFolder(cwd, clues.home)}`);
+  const project = cwd === undefined ? undefined : tame(shortFolder(cwd, clues.home));
+  const label = project === undefined ? name : tame(`${name} · ${project}`);
   const pid = clues.process?.pid;
   return {
     key: pid === undefined ? label : `${label} #${pid}`,
@@ -62,6 +65,7 @@ export function identify(clues: IdentityClues): AgentIdentity {
     ...(pid === undefined ? {} : { pid }),
     ...(command === undefined ? {} : { command }),
     ...(cwd === undefined ? {} : { cwd }),
+    ...(project === undefined ? {} : { project }),
     ...(userAgent === undefined ? {} : { userAgent }),
   };
 }

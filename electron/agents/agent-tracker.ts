@@ -3,7 +3,7 @@
 // agent not seen for an hour is forgotten, and at most MAX_AGENTS are remembered at once.
 import type { AgentEntry, AgentState } from "../../shared/agents";
 import { identify, type AgentIdentity } from "./agent-identity";
-import type { UsageCount } from "./usage-ledger";
+import type { UsageCount } from "./usage-count";
 
 export const SEEN_FOR_MS = 3_600_000;
 const MAX_AGENTS = 20_000;
@@ -91,6 +91,14 @@ export class AgentTracker {
 
   /** Running and waiting first, then by last sight; `usage` gives each agent's requests and tokens. */
   entries(now: number, pools: PoolView[], usage: (providerId: string, label: string) => UsageCount | undefined): AgentEntry[] {
+    return this.view(now, pools, usage, Infinity).agents;
+  }
+
+  /**
+   * The first `max` of entries() and how many were left out: with 8,000 recent agents one
+   * snapshot was 2.2 MB and each push cost the host 40 % of a core (issue 32).
+   */
+  view(now: number, pools: PoolView[], usage: (providerId: string, label: string) => UsageCount | undefined, max: number): { agents: AgentEntry[]; omitted: number } {
     this.forget(now, false);
     const state = new Map<string, { state: AgentState; position?: number }>();
     const held = new Set<string>();
@@ -118,12 +126,22 @@ export class AgentTracker {
       }
     }
     for (const leaseId of this.leases.keys()) if (!held.has(leaseId)) this.leases.delete(leaseId);
-    const out: AgentEntry[] = [];
-    for (const [id, seen] of this.seen) {
+    const rank = { running: 0, waiting: 1, idle: 2 } as const;
+    const ranked = [...this.seen].map(([id, seen]) => {
       const current = state.get(id) ?? (seen.waiting > 0 ? { state: "waiting" as const } : { state: "idle" as const });
+      return { seen, current, lastSeenAt: current.state === "idle" ? seen.lastSeenAt : now };
+    });
+    ranked.sort(
+      (a, b) =>
+        rank[a.current.state] - rank[b.current.state] ||
+        b.lastSeenAt - a.lastSeenAt ||
+        (a.seen.identity.key < b.seen.identity.key ? -1 : a.seen.identity.key > b.seen.identity.key ? 1 : 0),
+    );
+    const shown = ranked.length > max ? ranked.slice(0, max) : ranked;
+    const agents = shown.map(({ seen, current, lastSeenAt }): AgentEntry => {
       const used = usage(seen.providerId, seen.identity.label);
       const { key, label, pid, command, cwd, userAgent } = seen.identity;
-      out.push({
+      return {
         key,
         label,
         ...(pid === undefined ? {} : { pid }),
@@ -133,13 +151,12 @@ export class AgentTracker {
         providerId: seen.providerId,
         ...current,
         since: seen.since,
-        lastSeenAt: current.state === "idle" ? seen.lastSeenAt : now,
+        lastSeenAt,
         requests: used?.requests ?? 0,
         tokens: used ? { ...used.tokens } : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-      });
-    }
-    const rank = { running: 0, waiting: 1, idle: 2 } as const;
-    return out.sort((a, b) => rank[a.state] - rank[b.state] || b.lastSeenAt - a.lastSeenAt || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      };
+    });
+    return { agents, omitted: ranked.length - shown.length };
   }
 
   /** A lease held since before a restart: its agent is the lease's own name. */

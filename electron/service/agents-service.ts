@@ -1,13 +1,15 @@
 // SPEC §9 as the service offers it: every ask for a slot names its agent, every proxied answer
 // adds its usage, and `GET /agents` / `GET /usage` read the result. Composes the tracker (who
-// is around, in memory) with the ledger (what they used, hourly, on disk in usage.json).
+// is around, in memory) with the ledger (what they used, hourly) and the per-day counter, both
+// on disk in `<dataDir>/usage/` (usage-files.ts).
 import type { AgentsView, TokenCounts, UsageView } from "../../shared/agents";
-import { USAGE_HOURS } from "../../shared/agents";
+import { AGENTS_SHOWN_MAX, USAGE_HOURS } from "../../shared/agents";
 import type { Admission, LeaseOutcome } from "../../shared/types";
 import { identify, type AgentIdentity } from "../agents/agent-identity";
 import { AgentTracker, type PoolView } from "../agents/agent-tracker";
-import { openUsageFile, type UsageFile } from "../agents/usage-file";
 import { tokenWindowStart } from "../agents/token-window";
+import { UsageDays } from "../agents/usage-days";
+import { openUsageFiles, type UsageFiles } from "../agents/usage-files";
 import { HOUR_MS, UsageLedger } from "../agents/usage-ledger";
 import type { Clock } from "../engine/clock";
 import type { AcquireInput } from "./lease-service";
@@ -15,7 +17,7 @@ import type { Input } from "./operation-input";
 
 export interface AgentsDeps {
   clock: Clock;
-  /** The data folder, where usage.json lives; absent = counts are kept in memory only. */
+  /** The data folder, where the usage files live; absent = counts are kept in memory only. */
   dataDir?: string;
   /** How often changed counts are written (5 s; tests shorten it). */
   writeEveryMs?: number;
@@ -42,21 +44,21 @@ export interface CountedAnswer {
 export class AgentsService {
   private readonly tracker = new AgentTracker();
   private readonly ledger = new UsageLedger();
-  private readonly file: UsageFile | undefined;
+  private readonly days = new UsageDays();
+  private readonly files: UsageFiles | undefined;
 
   constructor(private readonly deps: AgentsDeps) {
-    if (deps.dataDir !== undefined) {
-      this.file = openUsageFile(deps.dataDir, () => this.ledger.stored(), deps.clock, deps.writeEveryMs);
-      this.ledger.restore(this.file.loaded, deps.clock.now());
-    }
+    if (deps.dataDir !== undefined) this.files = openUsageFiles(deps.dataDir, this.ledger, this.days, deps.clock, deps.writeEveryMs);
   }
 
+  /** For the status: usage files moved aside at start, a write that failed. */
   notices(): string[] {
-    const error = this.file?.writeError();
-    return [
-      ...(this.file?.notice === undefined ? [] : [this.file.notice]),
-      ...(error === undefined ? [] : [`Usage counts could not be saved to ${this.file!.path} (${error}).`]),
-    ];
+    return this.files?.notices() ?? [];
+  }
+
+  /** Resolves when no usage write is under way (tests, the bench). */
+  async written(): Promise<void> {
+    await this.files?.idle();
   }
 
   /** Wraps one ask for a slot: the agent is waiting until it is admitted or gives up. */
@@ -94,16 +96,20 @@ export class AgentsService {
 
   counted(answer: CountedAnswer): void {
     const { tokens } = answer;
-    this.ledger.add(this.deps.clock.now(), {
+    const now = this.deps.clock.now();
+    const event = {
       providerId: answer.providerId,
       agent: answer.agent.label,
       model: answer.model,
+      ...(answer.agent.project === undefined ? {} : { project: answer.agent.project }),
       rateLimited: answer.outcome === "rate_limited",
       error: answer.outcome === "failure",
       ...(tokens === undefined ? {} : { tokens }),
-    });
+    };
+    this.ledger.add(now, event);
+    this.days.add(now, event);
     if (tokens) this.deps.onTokens(answer.providerId, tokens);
-    this.file?.changed();
+    this.files?.changed();
     this.deps.onChange();
   }
 
@@ -111,8 +117,9 @@ export class AgentsService {
     const now = this.deps.clock.now();
     const windowStart = this.deps.windowStart ?? ((_: string, at: number) => tokenWindowStart(undefined, at));
     const used = this.ledger.byAgent((providerId) => windowStart(providerId, now));
-    const agents = this.tracker.entries(now, this.deps.pools(), (providerId, label) => used.get(`${providerId}\u0000${label}`));
-    return { agents };
+    const usedBy = (providerId: string, label: string) => used.get(`${providerId}\u0000${label}`);
+    const { agents, omitted } = this.tracker.view(now, this.deps.pools(), usedBy, AGENTS_SHOWN_MAX);
+    return { agents, ...(omitted > 0 ? { omitted } : {}) };
   }
 
   usage({ hours = USAGE_HOURS.default, by = "agent" }: Input<"usage">): UsageView {
@@ -123,6 +130,6 @@ export class AgentsService {
 
   /** Writes the counts not yet on disk. */
   close(): void {
-    this.file?.close();
+    this.files?.close();
   }
 }

@@ -70,7 +70,7 @@ export interface ServiceOptions {
   sharedBreakerOf?: (targetId: string) => SharedRouteBreaker | undefined;
   /** The Redis shared providers live on (SPEC §7); absent = sharing is off on this host. */
   hub?: SharedHub;
-  /** How often changed usage counts are written to usage.json (SPEC §9: 5 s; tests shorten it). */
+  /** How often changed usage counts are written to the data folder's usage/ files (SPEC §9: 5 s; tests shorten it). */
   usageWriteMs?: number;
 }
 
@@ -150,7 +150,7 @@ export class HeadroomService implements OperationService {
     });
     this.views = new ProviderViews({
       providers: this.providers,
-      notices: () => [...(options.startupNotices ?? []), ...options.store.notices()],
+      notices: () => [...(options.startupNotices ?? []), ...options.store.notices(), ...this.agentBook.notices()],
       redis: () => options.hub?.state(),
     });
     this.settings = new ProviderSettingsService({

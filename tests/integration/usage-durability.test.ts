@@ -1,7 +1,8 @@
-// SPEC §9: usage counts live in usage.json, written at most every few seconds and at shutdown.
+// SPEC §9: usage counts live in the data folder's usage/ hour files, written at most every few
+// seconds and at shutdown.
 // A real serve process is killed (-9: only what was written survives) and stopped (SIGTERM:
 // everything survives), with the write interval shortened so the test need not wait 5 s.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, expect, test } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../demo/fake-provider";
@@ -36,12 +37,16 @@ const nameOf = (label: string) => label.split(" · ")[0];
 const requestsOf = async (host: ServeProcess) =>
   Object.fromEntries((await host.client.usage({ hours: 192 })).rows.map((row) => [nameOf(row.agent ?? ""), row.requests]));
 
-/** Requests per agent as usage.json holds them now. */
+/** Requests per agent as the hour files hold them now. */
 const written = (): Record<string, number> => {
-  const file = join(dataDir, "usage.json");
-  if (!existsSync(file)) return {};
-  const { series } = JSON.parse(readFileSync(file, "utf8")) as { series: { agent: string; requests: number }[] };
-  return Object.fromEntries(series.map((one) => [nameOf(one.agent), one.requests]));
+  const folder = join(dataDir, "usage");
+  if (!existsSync(folder)) return {};
+  const out: Record<string, number> = {};
+  for (const name of readdirSync(folder).filter((file) => /^\d{4}-\d{2}-\d{2}T\d{2}\.json$/.test(file))) {
+    const { providers } = JSON.parse(readFileSync(join(folder, name), "utf8")) as { providers: Record<string, { agent: string; requests: number }[]> };
+    for (const one of Object.values(providers).flat()) out[nameOf(one.agent)!] = (out[nameOf(one.agent)!] ?? 0) + one.requests;
+  }
+  return out;
 };
 
 test("a kill -9 loses at most the counts of the last write interval; a SIGTERM loses none", async () => {

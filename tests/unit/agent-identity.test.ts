@@ -17,6 +17,7 @@ test("the lease's agent comes first, then the header, the process, the user-agen
     pid: 4242,
     command: "claude",
     cwd: "/home/ada/src/api",
+    project: "~/src/api",
     userAgent: "claude-cli/1.0.30 (external, cli)",
   });
   expect(identify({ userAgent: "codex_cli_rs/0.44.0 (Ubuntu 24.4.0; x86_64) xterm-256color" }).label).toBe("codex_cli_rs");

@@ -1,16 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
-import { openUsageFile } from "../../electron/agents/usage-file";
+import { expect, test } from "vitest";
+import { UsageDays } from "../../electron/agents/usage-days";
 import { HOUR_MS, UsageLedger } from "../../electron/agents/usage-ledger";
-import { createFakeClock } from "../support/fake-clock";
 
 const start = 1_700_000_000_000 - (1_700_000_000_000 % HOUR_MS);
 const tokens = (input: number, output = 0) => ({ input, output, cacheRead: 0, cacheWrite: 0 });
-
-let dir: string | undefined;
-afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
 test("counts add up per agent, provider and model, and the last N hours are what is asked for", () => {
   const ledger = new UsageLedger();
@@ -39,29 +32,45 @@ test("buckets older than 8 days are dropped", () => {
   const ledger = new UsageLedger();
   ledger.add(start, { providerId: "p", agent: "a", model: "m" });
   ledger.add(start + 8 * 24 * HOUR_MS, { providerId: "p", agent: "b", model: "m" });
-  expect(ledger.stored().map((series) => series.agent)).toEqual(["b"]);
+  expect(ledger.hourRows(start)).toBeUndefined();
+  expect(ledger.rows(0, "agent").map((row) => row.agent)).toEqual(["b"]);
 });
 
-test("the usage file is written at most every 5 s and at close, and read back whole", () => {
-  dir = mkdtempSync(join(tmpdir(), "headroom-usage-"));
-  const clock = createFakeClock(start);
+test("token sums stop at Number.MAX_SAFE_INTEGER instead of passing 2^53", () => {
   const ledger = new UsageLedger();
-  const file = openUsageFile(dir, () => ledger.stored(), clock);
-  const count = () => {
-    ledger.add(clock.now(), { providerId: "p", agent: "a", model: "m", tokens: tokens(1) });
-    file.changed();
-  };
-  const onDisk = () => (JSON.parse(readFileSync(file.path, "utf8")) as { series: { requests: number }[] }).series[0]?.requests;
-  count();
-  clock.advance(4_999);
-  expect(() => readFileSync(file.path)).toThrow();
-  count();
-  clock.advance(1);
-  expect(onDisk()).toBe(2);
-  count();
-  file.close();
-  expect(onDisk()).toBe(3);
-  const again = new UsageLedger();
-  again.restore(openUsageFile(dir, () => [], clock).loaded, clock.now());
-  expect(again.rows(start, "agent")).toEqual(ledger.rows(start, "agent"));
+  const days = new UsageDays(() => "2026-12-06");
+  const huge = { providerId: "p", agent: "a", model: "m", tokens: tokens(Number.MAX_SAFE_INTEGER - 1, 7) };
+  for (const book of [ledger, days]) for (let i = 0; i < 3; i++) book.add(start, huge);
+  expect(ledger.rows(start, "agent")[0]!.tokens).toEqual(tokens(Number.MAX_SAFE_INTEGER, 21));
+  expect(days.total("p", "2026-12-06").tokens).toEqual(tokens(Number.MAX_SAFE_INTEGER, 21));
+});
+
+test("past the byte bound the oldest hours fold into other first, and no request is lost", () => {
+  const ledger = new UsageLedger(1_000, 200_000);
+  for (let hour = 0; hour < 10; hour++) {
+    for (let i = 0; i < 100; i++) ledger.add(start + hour * HOUR_MS, { providerId: "p", agent: `agent-${hour}-${i}`, model: "m", tokens: tokens(i + 1) });
+  }
+  expect(ledger.storedBytes()).toBeLessThanOrEqual(200_000);
+  const rows = ledger.rows(start, "agent");
+  expect(rows.reduce((sum, row) => sum + row.requests, 0)).toBe(1_000);
+  expect(rows.reduce((sum, row) => sum + row.tokens.input, 0)).toBe(10 * 5_050);
+  // The newest hour keeps every name; the oldest keeps only its biggest.
+  expect(Object.values(ledger.hourRows(start + 9 * HOUR_MS)!)[0]).toHaveLength(100);
+  const oldest = Object.values(ledger.hourRows(start)!)[0]!;
+  expect(oldest.length).toBeLessThanOrEqual(11);
+  expect(oldest.map((row) => row.agent)).toContain("agent-0-99");
+  expect(oldest.map((row) => row.agent)).toContain("other");
+});
+
+test("the per-day counter keeps today's names past its byte bound by compacting earlier dates, totals intact", () => {
+  let date = "2026-12-01";
+  const days = new UsageDays(() => date, 1_000, 100_000);
+  for (const day of ["2026-12-01", "2026-12-02", "2026-12-03"]) {
+    date = day;
+    for (let i = 0; i < 100; i++) days.add(start, { providerId: "p", agent: `agent-${i}`, model: "m", project: `~/src/p${i}`, tokens: tokens(i + 1) });
+  }
+  const written = days.takeChanges()!;
+  expect(written["2026-12-03"]!.p).toHaveLength(100);
+  expect(written["2026-12-01"]!.p!.length).toBeLessThanOrEqual(11);
+  for (const day of ["2026-12-01", "2026-12-02", "2026-12-03"]) expect(days.total("p", day)).toMatchObject({ requests: 100, tokens: tokens(5_050) });
 });
