@@ -12,6 +12,8 @@ export interface FdHeavyOptions {
   /** New connections per second, one request each (`connection: close`). */
   perSecond: number;
   headers?: Record<string, string>;
+  /** The client's folder: agents' usage adds up by label (command · folder), so runs apart need folders apart. */
+  cwd?: string;
 }
 
 export interface FdHeavyClient {
@@ -49,6 +51,7 @@ export function startFdHeavyClient(options: FdHeavyOptions): FdHeavyClient {
   const config = JSON.stringify({ url: options.url, files: options.files, perSecond: options.perSecond, headers: options.headers ?? {} });
   const child = spawn("bash", ["-c", 'ulimit -n "$(ulimit -Hn)" && exec "$0" -e "$1" "$2"', process.execPath, SCRIPT, config], {
     stdio: ["ignore", "pipe", "inherit"],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const client: FdHeavyClient = {
     child,
