@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     host.service.setLimit({ providerId: "bench", limit: 10_000 });
     host.service.setCooldown({ providerId: "bench", cooldownMs: 0 });
     host.service.setProviderConfig({ providerId: "bench", upstream: arg });
-    process.stdout.write(`${host.proxyUrl}/bench\n`);
+    // The second line (API URL and token) is for benches that also read /health or /agents.
+    process.stdout.write(`${host.proxyUrl}/bench\nhttp://127.0.0.1:${host.port} ${host.token}\n`);
     process.once("SIGTERM", () =>
       void host.stop().then(() => {
         rmSync(dataDir, { recursive: true, force: true });

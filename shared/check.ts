@@ -4,6 +4,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
+import { CONTROL_RANGES, INVISIBLE_RANGES } from "./tame";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
@@ -23,11 +24,15 @@ declare module "@sinclair/typebox" {
   }
 }
 
+const NAMED = new RegExp(`[${CONTROL_RANGES}${INVISIBLE_RANGES}]`, "g");
+
 export function shown(value: unknown): string {
   if (value === undefined) return "nothing";
   if (typeof value === "string") {
     const cut = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return JSON.stringify(cut);
+    // JSON escapes C0 but not C1 or the invisible characters: each is named by its escape, so
+    // the refusal says which character it was and never carries one to a terminal itself.
+    return JSON.stringify(cut).replace(NAMED, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
   }
   try {
     const text = JSON.stringify(value) ?? String(value);

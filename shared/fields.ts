@@ -3,9 +3,13 @@
 import { FormatRegistry, Type, type Static, type TSchema } from "@sinclair/typebox";
 import { LIMITS } from "./limits";
 import "./check";
+import { CONTROL_RANGES, INVISIBLE_RANGES } from "./tame";
 
-/** SPEC §3: no control character (C0, DEL, C1) reaches the CLI or a log through an id or a reason. */
-const NO_CONTROLS = "[^\\u0000-\\u001F\\u007F-\\u009F]";
+/**
+ * SPEC §3: no control character (C0, DEL, C1) reaches the CLI or a log through an id or a
+ * reason; nor a bidi control or zero-width character, which would make one name read as another.
+ */
+const NO_CONTROLS = `[^${CONTROL_RANGES}${INVISIBLE_RANGES}]`;
 
 export const PROVIDER_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -46,7 +50,7 @@ const text = (max: number) =>
     minLength: 1,
     maxLength: max,
     pattern: `^(?=[\\s\\S]*\\S)${NO_CONTROLS}*$`,
-    allowed: `a non-empty string of at most ${max} characters without control characters`,
+    allowed: `a non-empty string of at most ${max} characters without control characters (bidi controls and zero-width ones included)`,
   });
 
 // ── ids and values ──────────────────────────────────────────────────────────

@@ -145,19 +145,3 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, flavor: Er
   req.on("data", onData).on("end", ended);
   req.resume();
 }
-
-const MAX_MODEL_LENGTH = 200;
-
-/** The route's model: the body's `model` when it is a sensible string, else "unknown". */
-export function modelOf(body: Buffer): string {
-  try {
-    const parsed: unknown = JSON.parse(body.toString("utf8"));
-    if (parsed !== null && typeof parsed === "object" && "model" in parsed) {
-      const model = (parsed as { model: unknown }).model;
-      if (typeof model === "string" && model.length > 0 && model.length <= MAX_MODEL_LENGTH) return model;
-    }
-  } catch {
-    // Not JSON: the provider will answer 400 itself, which the proxy counts as neutral.
-  }
-  return "unknown";
-}

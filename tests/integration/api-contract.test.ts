@@ -58,6 +58,8 @@ describe("control characters never reach the CLI or the log", () => {
   test.each([
     ["an agent id with ESC", () => t.client.acquire({ providerId: "anthropic", agentId: "evil\u001b[31m", timeoutMs: 0 }), "agentId"],
     ["an agent id with DEL", () => t.client.acquire({ providerId: "anthropic", agentId: "a\u007f", timeoutMs: 0 }), "agentId"],
+    ["an agent id with a bidi override (U+202E)", () => t.client.acquire({ providerId: "anthropic", agentId: "evil\u202egnp", timeoutMs: 0 }), "agentId"],
+    ["an agent id with a zero-width space (U+200B)", () => t.client.acquire({ providerId: "anthropic", agentId: "cla\u200bude", timeoutMs: 0 }), "agentId"],
     ["a model id with a C1 control (NEL)", () => t.client.routeAdmit({ ...route, modelId: "m\u0085" }, "run-1"), "modelId"],
     ["a run id with NUL", () => t.client.routeAdmit(route, "run\u0000"), "runId"],
     ["a reason with a newline", () => t.client.routeOutcome(route, "run-1", "failure", "line\nforged log line"), "reason"],

@@ -1,6 +1,10 @@
 // SPEC §6 "Names from the wire are tamed": a model name, an agent header and an upstream's
 // reason learned through the proxy reach the status, the history, /metrics and `headroom
 // routes` without control characters or escape sequences, cut to 128 characters.
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { cliEnv, runCli } from "../support/cli-harness";
 import { eventually } from "../support/test-host";
@@ -67,3 +71,43 @@ test("a hostile model, agent and upstream reason reach status, history, /metrics
   expect(cli.stdout).toContain("??mxxx");
   expectTamed(cli.stdout, "headroom routes");
 });
+
+/** Bidi controls and zero-width characters (issue 32): shown raw they make one name read as another. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
+
+test.runIf(process.platform === "linux")(
+  "a process whose folder and command hold bidi and zero-width characters reaches /agents and `headroom agents` tamed",
+  async () => {
+    h = await startProxyHarness({ limit: 2 });
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), "headroom-\u202egnp.")));
+    const script = "a\u2066ge\u200bnt.js";
+    writeFileSync(
+      join(folder, script),
+      // A new connection every 200 ms: on a loaded machine one lookup may miss its 50 ms, not all.
+      `setInterval(() => require("http").request(${JSON.stringify(`${h.base}/v1/messages`)}, { method: "POST", agent: false,
+         headers: { "content-type": "application/json" } }, (res) => res.resume()).on("error", () => {}).end(JSON.stringify({ model: "m", messages: [] })), 200);`,
+    );
+    const child = spawn(process.execPath, [script], { cwd: folder, stdio: "ignore" });
+    try {
+      const agent = await eventually(async () => {
+        const found = (await h!.client.agents()).agents.find((a) => a.pid === child.pid);
+        expect(found).toBeDefined();
+        return found!;
+      }, 30_000);
+      expect(agent.command).toBe("a?ge?nt");
+      expect(agent.cwd).toContain("headroom-?gnp.");
+      expect(agent.label).toMatch(/^a\?ge\?nt · .*headroom-\?gnp\./);
+      expect(INVISIBLE.test(JSON.stringify(await h.client.agents()))).toBe(false);
+      for (const args of [["agents"], ["agents", "--json"]]) {
+        const cli = await runCli(args, cliEnv(h));
+        expect(cli.code).toBe(0);
+        expect(cli.stdout).toContain("a?ge?nt");
+        expect(INVISIBLE.test(cli.stdout), `headroom ${args.join(" ")}`).toBe(false);
+      }
+    } finally {
+      child.kill();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);

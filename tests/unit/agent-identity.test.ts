@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { identify, userAgentProduct } from "../../electron/agents/agent-identity";
 import { commandName } from "../../electron/agents/command-name";
-import { socketInode } from "../../electron/agents/linux-sockets";
+import { socketInode } from "../../electron/agents/tcp-table";
 
 const claude = { pid: 4242, command: "claude", cwd: "/home/ada/src/api" };
 const home = "/home/ada";

@@ -11,7 +11,7 @@ describe("messages name the field, what is allowed and what came", () => {
     [ProviderConfigPatch, { usageGate: { url: "http://127.0.0.1:1/u", pollMs: 10 } }, "usageGate.pollMs must be an integer from 250 to 3600000 (got 10)"],
     [ProviderConfigPatch, { usageGate: { url: "http://x/u", headers: { ok: "a\r\nInjected: 1" } } }, 'usageGate.headers.ok must be a single-line string (got "a\\r\\nInjected: 1")'],
     [ProviderConfigPatch, { upstream: "http://user:pw@x" }, 'upstream must be an http:// or https:// URL without credentials, or null (got "http://user:pw@x")'],
-    [AcquireBody, { providerId: "a", agentId: "" }, 'agentId must be a non-empty string of at most 200 characters without control characters (got "")'],
+    [AcquireBody, { providerId: "a", agentId: "" }, 'agentId must be a non-empty string of at most 200 characters without control characters (bidi controls and zero-width ones included) (got "")'],
     [AcquireBody, { providerId: "a", waiterId: "." }, 'waiterId must be 1 to 128 letters, digits or . _ : - (not . or ..) (got ".")'],
     [BreakerSettingsPatch, { treshold: 2 }, "body must be an object that sets threshold, cooldownMs or both (got {})"],
     [SettingsFile, { schemaVersion: 1, providers: { Bad: { limit: 1 } } }, "providers.Bad must be an object keyed by provider ids"],
