@@ -8,7 +8,7 @@ export function formatClock(epochMs: number): string {
   return CLOCK.format(epochMs);
 }
 
-const CLOCK_SHORT = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", hour12: false });
+const CLOCK_SHORT = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 /** `14:05`: where a row has no room for the seconds (a card's holders); the title keeps them. */
 export function formatClockShort(epochMs: number): string {

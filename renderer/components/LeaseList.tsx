@@ -30,7 +30,7 @@ function Who({ name, since, compact }: { name: string; since: number; compact: b
   if (!compact) {
     return (
       <>
-        <span className="agent">{name}</span> <span className="muted">since {formatClock(since)}</span>{" "}
+        <span className="agent">{name}</span> <span className="muted">since {formatClock(since)}</span>
       </>
     );
   }
@@ -43,7 +43,7 @@ function Who({ name, since, compact }: { name: string; since: number; compact: b
       <span className="muted since" title={full}>
         <span className="visually-hidden">since </span>
         {formatClockShort(since)}
-      </span>{" "}
+      </span>
     </>
   );
 }
@@ -69,7 +69,7 @@ function HeldLease({ lease, name, picked, compact }: { lease: HeldLeaseView; nam
   }, []);
   return (
     <li ref={row} className={picked ? "picked" : undefined}>
-      <Who name={holderName(lease)} since={lease.admittedAt} compact={compact} />
+      <Who name={holderName(lease)} since={lease.admittedAt} compact={compact} />{" "}
       <ConfirmButton
         name={`Release ${name}`}
         text="Release"
