@@ -9,8 +9,9 @@ import { checkProviderConfigBody } from "../../shared/validate";
 import { useHeadroom, useHeadroomStore, useIntents } from "../app-context";
 import { focusWhenPresent } from "../focus";
 import { formatDuration } from "../../shared/duration";
+import { parseSpokenDuration } from "../duration-words";
 import { formatClock } from "../format";
-import { CommitField, refused, typedNumber } from "./CommitField";
+import { CommitField, refused } from "./CommitField";
 import { Explained } from "./Explained";
 import { HoldField } from "./HoldField";
 import { LeaseList } from "./LeaseList";
@@ -114,13 +115,15 @@ function Settings({ entry }: { entry: ConcurrencyStatusEntry }) {
         }}
       />
       <CommitField
-        label={`Response timeout ms for ${providerId}`}
-        visibleLabel={`Response timeout (ms) · ${formatDuration(timeout)}`}
-        value={String(timeout)}
-        range={LIMITS.responseTimeoutMs}
+        label={`Response timeout for ${providerId}`}
+        visibleLabel="Response timeout"
+        value={formatDuration(timeout)}
         inputProps={{ className: "narrow" }}
         onCommit={async (draft) => {
-          const checked = checkProviderConfigBody({ responseTimeoutMs: typedNumber(draft) });
+          // Typed as it reads (`5 min`, `90 s`), like the breaker's `Open for`.
+          const ms = parseSpokenDuration(draft);
+          if (ms === undefined) return refused("Type a duration such as 90 s or 5 min.");
+          const checked = checkProviderConfigBody({ responseTimeoutMs: ms });
           if (!checked.ok) return refused(checked.message);
           const result = await intents.configure(providerId, checked.value);
           if (result.ok) setConfig(result.value);

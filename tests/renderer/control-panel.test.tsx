@@ -107,7 +107,7 @@ test("plan windows show as meters with their reset time; a used-up window names 
     ["5-hour window used for anthropic", "100"],
     ["7-day window used for anthropic", "41"],
   ]);
-  expect(card.getByText(/^5-hour window used up, resets \d{1,2}:\d\d/)).toBeTruthy();
+  expect(card.getByText(/^5h used up · \d{1,2}:\d\d/)).toBeTruthy();
   expect(screen.getByRole("listitem", { name: "anthropic: 5-hour window used up" }).textContent).toMatch(/resets \d{1,2}:\d\d/);
 });
 
