@@ -24,6 +24,11 @@ const COMMANDS: Record<string, Command> = {
   routes: routesCommand,
   agents: agentsCommand,
   usage: usageCommand,
+  // The connect code (jsonc-parser, smol-toml) is loaded only by the commands that use it.
+  connect: async (argv, context) => (await import("./commands/connect")).connectCommand(argv, context),
+  disconnect: async (argv, context) => (await import("./commands/connect")).disconnectCommand(argv, context),
+  env: async (argv, context) => (await import("./commands/env")).envCommand(argv, context),
+  doctor: async (argv, context) => (await import("./commands/doctor")).doctorCommand(argv, context),
 };
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {

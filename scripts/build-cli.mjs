@@ -15,10 +15,18 @@ export async function buildCli() {
   await build({
     absWorkingDir: root,
     entryPoints: ["cli/main.ts"],
-    outfile: CLI_BUNDLE,
+    // Split: the commands main.ts imports lazily (connect, env, doctor with jsonc-parser and
+    // smol-toml) become chunks beside it, so every other command starts without parsing them.
+    outdir: dirname(CLI_BUNDLE),
+    entryNames: "headroom",
+    chunkNames: "chunks/[name]-[hash]",
+    splitting: true,
     bundle: true,
     platform: "node",
     format: "esm",
+    // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot bundle into
+    // ESM; its `module` build is plain ESM.
+    mainFields: ["module", "main"],
     target: "node20",
     logLevel: "warning",
     legalComments: "none",
