@@ -126,7 +126,12 @@ export type ErrorCode =
   | "payload_too_large"
   | "unavailable"
   | "not_found"
-  | "method_not_allowed";
+  | "method_not_allowed"
+  // SPEC §10: connecting an agent.
+  | "unknown_agent"
+  | "config_conflict"
+  | "config_unparsable"
+  | "config_unwritable";
 
 /** One provider's samples in `GET /series` (SPEC §4): parallel arrays, oldest first. */
 export interface ProviderSeries {

@@ -1,7 +1,8 @@
-// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none> | hold <id> <percent|off> |
+// `headroom providers [add <id> [<limit>] [--upstream <url>] | remove <id> | upstream <id> <url|none> | hold <id> <percent|off> |
 // share <id> | unshare <id>]`.
 import { ApiError, type ApiClient } from "../../shared/api-client";
 import { checkLimit, checkProviderConfigBody } from "../../shared/validate";
+import { PRESETS, presetOf } from "../../shared/presets";
 import { numberOrText, parseCommandArgs, providerIdArg, takePositionals, valid } from "../args";
 import { printJson, type Command } from "../command";
 import { UsageError } from "../exit-codes";
@@ -35,7 +36,7 @@ async function exists(client: ApiClient, id: string): Promise<boolean> {
 }
 
 export const providersCommand: Command = async (argv, context) => {
-  const { values, positionals } = parseCommandArgs(NAME, argv, {});
+  const { values, positionals } = parseCommandArgs(NAME, argv, { upstream: { type: "string" } });
   const [action, ...rest] = positionals;
   const json = values.json === true;
 
@@ -44,14 +45,22 @@ export const providersCommand: Command = async (argv, context) => {
       await list(context.connection().client, json);
       return 0;
     case "add": {
-      const [rawId, rawLimit] = takePositionals(NAME, rest, ["id", "limit"]);
+      const [rawId, rawLimit] = takePositionals(NAME, rest, ["id", "limit"], 1);
       const id = providerIdArg(rawId!, NAME);
-      const limit = valid(checkLimit(numberOrText(rawLimit!)), NAME);
+      // SPEC §10: a preset's id without a limit takes the preset's limit and upstream.
+      const preset = presetOf(id);
+      if (rawLimit === undefined && !preset) {
+        throw new UsageError(`missing <limit>; without one, <id> must be a preset: ${PRESETS.map((p) => p.id).join(", ")}`, NAME);
+      }
+      const limit = rawLimit === undefined ? preset!.limit : valid(checkLimit(numberOrText(rawLimit)), NAME);
+      const upstream = values.upstream ?? (rawLimit === undefined ? preset?.upstream : undefined);
+      const patch = upstream === undefined ? undefined : valid(checkProviderConfigBody({ upstream }), NAME);
       const { client } = context.connection();
       const existed = await exists(client, id);
       const view = await client.setLimit(id, limit);
-      if (json) printJson(view);
-      else process.stdout.write(`${existed ? "Updated" : "Added"} ${view.providerId} with limit ${view.limit}.\n`);
+      const config = patch ? await client.setProvider(id, patch) : undefined;
+      if (json) printJson(config ?? view);
+      else process.stdout.write(`${existed ? "Updated" : "Added"} ${view.providerId} with limit ${view.limit}${config?.upstream ? `, forwarding to ${config.upstream}` : ""}.\n`);
       return 0;
     }
     case "remove": {

@@ -6,6 +6,7 @@
 import { tame } from "../../shared/tame";
 import { dirname } from "node:path";
 import type { AgentsView, UsageView } from "../../shared/agents";
+import type { ConnectAnswer, ConnectionEntry, Preset } from "../../shared/presets";
 import type { HostInfo, SnapshotTopic } from "../../shared/contract";
 import type { OperationService } from "../../shared/operations";
 import type {
@@ -39,6 +40,7 @@ import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
+import { ConnectionsService, type AgentHome } from "./connections-service";
 import { LeaseService, type AcquireInput } from "./lease-service";
 import { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
@@ -72,6 +74,8 @@ export interface ServiceOptions {
   hub?: SharedHub;
   /** How often changed usage counts are written to the data folder's usage/ files (SPEC §9: 5 s; tests shorten it). */
   usageWriteMs?: number;
+  /** Whose agents `POST /connections` edits (SPEC §10): the host's user unless a test says. */
+  agentHome?: AgentHome;
 }
 
 export class HeadroomService implements OperationService {
@@ -88,6 +92,7 @@ export class HeadroomService implements OperationService {
   private readonly stopWatchingRedis: (() => void) | undefined;
   private readonly agentBook: AgentsService;
   private readonly upstream: UpstreamReadings;
+  private readonly connectionsService: ConnectionsService;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -165,6 +170,10 @@ export class HeadroomService implements OperationService {
       ...(options.hostInfo ? { hostInfo: options.hostInfo } : {}),
     });
     this.upstream = new UpstreamReadings(this.providers, options.clock);
+    this.connectionsService = new ConnectionsService({
+      dataDir: dirname(options.store.path), proxyUrl: () => this.hostInfo().proxyUrl, providers: this.providers, settings: this.settings,
+      ...(options.agentHome ? { agentHome: options.agentHome } : {}),
+    });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
     for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
@@ -272,6 +281,12 @@ export class HeadroomService implements OperationService {
   /** The agent holding a lease: requests riding on it are that agent's (SPEC §9). */
   leaseAgent(leaseId: string): string | undefined { return this.agentBook.leaseAgent(leaseId); }
   rode(leaseId: string, agent: AgentIdentity): void { this.agentBook.rode(leaseId, agent); }
+
+  // ── presets and connected agents (electron/service/connections-service.ts, SPEC §10) ──
+  presets(): { presets: Preset[] } { return this.connectionsService.presets(); }
+  connections(): { connections: ConnectionEntry[] } { return this.connectionsService.connections(); }
+  connectAgent(input: Input<"connectAgent">): ConnectAnswer { return this.connectionsService.connect(input); }
+  disconnectAgent(input: Input<"disconnectAgent">): ConnectAnswer { return this.connectionsService.disconnect(input); }
 
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
