@@ -81,8 +81,14 @@ export const RouteOutcome = oneOf(ROUTE_OUTCOMES);
 export type LeaseOutcome = Static<typeof LeaseOutcome>;
 export type RouteOutcome = Static<typeof RouteOutcome>;
 
+/**
+ * Every object of an input is closed (SPEC §3): a field it does not name, at any depth, is
+ * refused by name (shared/check.ts), so a typo such as `responseTimeoutMS` never passes silently.
+ * Files on disk are read leniently all the same: their readers drop unknown keys first
+ * (`Value.Clean`), so an older or newer Headroom's file is never refused for a key.
+ */
 export const object = <P extends Parameters<typeof Type.Object>[0]>(properties: P, allowed = "a JSON object") =>
-  Type.Object(properties, { allowed });
+  Type.Object(properties, { allowed, additionalProperties: false });
 
 export const HeaderMap = Type.Record(
   Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
