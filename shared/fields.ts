@@ -35,7 +35,7 @@ export type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown
 export const integer = (range: { min: number; max: number }) =>
   Type.Integer({ minimum: range.min, maximum: range.max, allowed: `an integer from ${range.min} to ${range.max}` });
 
-const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   Type.Union(
     values.map((value) => Type.Literal(value)),
     { allowed: `one of ${values.join(", ")}` },
@@ -66,9 +66,7 @@ export const Reason = text(500);
 export const HttpUrl = Type.String({ format: HTTP_URL_FORMAT, maxLength: 2048, allowed: "an http:// or https:// URL without credentials" });
 export const Limit = integer(LIMITS.limit);
 export const CooldownMs = integer(LIMITS.cooldownMs);
-export const ResponseTimeoutMs = integer(LIMITS.responseTimeoutMs);
 export const PollMs = integer(LIMITS.pollMs);
-export const HoldNewAtPercent = integer(LIMITS.holdNewAtPercent);
 export const Threshold = integer(LIMITS.threshold);
 export const BreakerCooldownMs = integer(LIMITS.breakerCooldownMs);
 export const Timestamp = Type.Number({ minimum: 0, allowed: "a time in epoch milliseconds" });
