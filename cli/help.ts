@@ -1,4 +1,15 @@
 // What `headroom --help` and `headroom <command> --help` print.
+import { SETTINGS, SETTING_NAMES, type SettingName } from "../shared/provider-settings";
+import { argumentOf, rangeOf, shownValue, type Setting } from "../shared/setting";
+
+/** One plain setting's paragraph: its verb, what it does, its bounds and default (shared/provider-settings.ts). */
+function settingHelp(name: SettingName): string {
+  const item: Setting = SETTINGS[name];
+  const range = rangeOf(item);
+  const bounds = item.control === "choice" ? "" : ` (${shownValue(item, range.min)} to ${shownValue(item, range.max)})`;
+  const byDefault = item.implied === undefined ? "off by default" : `default ${shownValue(item, item.implied)}`;
+  return `${item.words.verb}: ${item.words.label.toLowerCase()}${bounds}, ${byDefault}. ${item.words.help}`;
+}
 const ENVIRONMENT = `Environment:
   HEADROOM_URL       the host's API (default http://127.0.0.1:7411)
   HEADROOM_TOKEN     the API token; else the api-token file in the data folder
@@ -99,17 +110,16 @@ Shows or sets how long a released slot rests before the next agent may take it
        headroom providers add <id> [<limit>] [--upstream <url>]
        headroom providers remove <id>
        headroom providers upstream <id> <url|none>
-       headroom providers hold <id> <percent|off>
        headroom providers share <id>
        headroom providers unshare <id>
+${SETTING_NAMES.map((name) => `       headroom providers ${SETTINGS[name].words.verb} <id> <${argumentOf(SETTINGS[name])}>`).join("\n")}
 
 Lists providers with limit, cooldown, upstream and whether they are shared; adds one (ids:
 lowercase letters, digits, '.', '_', '-'; a preset id — anthropic, openai, chatgpt, gemini,
 openrouter — without a limit takes the preset's limit and upstream); removes one (its waiters are turned away); sets
 or clears the upstream base URL the gating proxy forwards to.
 
-hold makes new agents wait while a plan window (Claude's 5-hour or weekly, Codex's primary or
-secondary) is at least <percent> full (1 to 100); agents already at work keep going. off ends it.
+${SETTING_NAMES.map((name) => settingHelp(name)).join("\n")}
 
 share keeps the provider's limit, queue and pauses on Redis, so every host on the same
 Redis (and prefix) that shares the same id holds one limit across machines; the host must

@@ -80,7 +80,7 @@ export const UsageQuery = Type.Object(
       ),
     ),
   },
-  { allowed: "a query with hours and by" },
+  { allowed: "a query with hours and by", additionalProperties: false },
 );
 
 export const noTokens = (): TokenCounts => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });

@@ -154,6 +154,14 @@ export const operations = {
   },
 } as const satisfies Record<string, OperationRow>;
 
+/**
+ * SPEC §3: the first path segments that belong to the API. A path under one of them that names
+ * no endpoint is 404 `not_found` JSON (401 first without the token), never the window's page.
+ */
+export const API_SEGMENTS: ReadonlySet<string> = new Set([
+  "health", "concurrency", "routes", "agents", "usage", "events", "series", "metrics", "history", "host", "presets", "connections",
+]);
+
 type Operations = typeof operations;
 export type OperationName = keyof Operations;
 

@@ -105,7 +105,7 @@ test("the hold is set in the details: a percent saves on Enter, an empty field t
   await hold.fill("90");
   await hold.press("Enter");
   await expect.poll(async () => (await host.client.provider("anthropic")).holdNewAtPercent).toBe(90);
-  await expect(details.getByText("Hold new agents at (% of a window) · 90 %")).toBeVisible();
+  await expect(details.getByText("Hold new agents at (%) · 90 %")).toBeVisible();
 
   await hold.fill("150");
   await hold.press("Enter");
@@ -115,5 +115,5 @@ test("the hold is set in the details: a percent saves on Enter, an empty field t
   await hold.fill("");
   await hold.press("Enter");
   await expect.poll(async () => (await host.client.provider("anthropic")).holdNewAtPercent).toBeUndefined();
-  await expect(details.getByText("Hold new agents at (% of a window) · off")).toBeVisible();
+  await expect(details.getByText("Hold new agents at (%) · off")).toBeVisible();
 });

@@ -77,7 +77,7 @@ test("Keep N accepts the lower limit through notice:accept, and the item leaves 
 
 test("a provider failing for want of an upstream is in Needs you; `Set upstream for <id>` opens its details at the field", async () => {
   const view = renderWindow();
-  view.bridge.answer("provider:get", ({ providerId }) => ({ ok: true, value: { providerId, limit: 3, cooldownMs: 350, responseTimeoutMs: 300_000 } }));
+  view.bridge.answer("provider:get", ({ providerId }) => ({ ok: true, value: { providerId, limit: 3, cooldownMs: 350, responseTimeoutMs: 300_000, waitForResetMs: 120_000, overage: "allow" as const } }));
   view.push("status", { providers: [entry("gemini", { upstreamFailures: { count: 3, lastError: "no upstream is set for gemini", lastAt: Date.now() } })] });
   const item = within(screen.getByRole("listitem", { name: "gemini: 3 requests failed without a working upstream" }));
   expect(item.getByText(/no upstream is set for gemini/)).toBeTruthy();
