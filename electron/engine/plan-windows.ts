@@ -6,7 +6,7 @@ import type { PlanWindow } from "../../shared/types";
 import { windowLengthMs } from "../../shared/window-length";
 import type { Clock, TimerHandle } from "./clock";
 import * as say from "./window-messages";
-import { MAX_WINDOWS, type WindowReading, type WindowSighting } from "./window-readings";
+import { ACCOUNT_WINDOWS, MAX_WINDOWS, type WindowReading, type WindowSighting } from "./window-readings";
 
 const STALE_WITHOUT_RESET_MS = 3_600_000;
 const WARN_AT = [95, 80] as const;
@@ -88,10 +88,18 @@ export class PlanWindows {
     return { name: window.name, message: say.warningMessage(this.providerId, label, used, window.resetsAt, now) };
   }
 
+  /** Makes room: the oldest of the names that are not the account's own (there are always some, 5 < 8). */
   private dropOldest(): void {
     let oldest: Kept | undefined;
-    for (const w of this.kept.values()) if (!oldest || w.seenAt < oldest.seenAt) oldest = w;
+    for (const w of this.kept.values()) {
+      if (!ACCOUNT_WINDOWS.includes(w.name) && (!oldest || w.seenAt < oldest.seenAt)) oldest = w;
+    }
     if (oldest) this.kept.delete(oldest.name);
+  }
+
+  /** The names kept now, at most MAX_WINDOWS. */
+  names(): string[] {
+    return [...this.kept.keys()];
   }
 
   /** How full a window counts as now; undefined when it no longer counts. */

@@ -65,7 +65,7 @@ describe("pause kinds", () => {
 });
 
 describe("one warning per threshold and reset period", () => {
-  const warnings = (events: { kind: string }[]) => events.filter((e) => e.kind === "window_warning");
+  const warnings = (events: { kind: string; message: string }[]) => events.filter((e) => e.kind === "window_warning");
 
   test("a meter swinging between 79 % and 81 % 50 times in one period warns once", () => {
     const { pool, clock, events } = poolHarness();
@@ -86,7 +86,7 @@ describe("one warning per threshold and reset period", () => {
       clock.advance(30_000);
     }
     for (const used of [96, 90, 97]) pool.windows.note(reading(sighting("primary", used, resetsAt - 2 * MINUTE, clock.now())));
-    expect(warnings(events).map((e) => (e as { message: string }).message.match(/at (\d+) %/)?.[1])).toEqual(["82", "96"]);
+    expect(warnings(events).map((e) => e.message.match(/at (\d+) %/)?.[1])).toEqual(["82", "96"]);
   });
 
   test("the next period warns again, and so does a window whose readings carry no reset once it starts near 0 %", () => {
@@ -103,5 +103,22 @@ describe("one warning per threshold and reset period", () => {
     pool.windows.note(reading(sighting("secondary", 2, undefined, clock.now())));
     pool.windows.note(reading(sighting("secondary", 83, undefined, clock.now())));
     expect(warnings(events)).toHaveLength(4);
+  });
+});
+
+describe("window names", () => {
+  test("answers full of other names never push out the account's windows; the others keep the room left, newest first", () => {
+    const { pool, clock } = poolHarness();
+    pool.windows.note(reading(sighting("5h", 97, clock.now() + HOUR, clock.now()), sighting("7d", 40, clock.now() + 24 * HOUR, clock.now())));
+    for (let i = 0; i < 4_000; i++) {
+      clock.advance(1);
+      pool.windows.note(reading(sighting(`junk${i}_a`, 50, undefined, clock.now(), { scoped: true }), sighting(`junk${i}_b`, 50, undefined, clock.now(), { scoped: true })));
+    }
+    const names = (pool.status().windows ?? []).map((w) => w.name);
+    expect(names).toHaveLength(8);
+    expect(names).toEqual(expect.arrayContaining(["5h", "7d", "junk3999_a", "junk3999_b"]));
+    pool.windows.setHoldNewAtPercent(90);
+    void pool.acquire({ agentId: "new" });
+    expect(pool.status().waitReason).toBe("holding new agents: 5-hour window at 97 %");
   });
 });
