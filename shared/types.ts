@@ -4,7 +4,7 @@
 import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
 import type { ConcurrencyStatusEntry } from "./status-entry";
 
-export type { ConcurrencyStatusEntry, PlanWindow, UpstreamBucket, UpstreamFailures, UpstreamLimits, UsageGateReading, WindowStatus } from "./status-entry";
+export type { ConcurrencyStatusEntry, PauseKind, PlanWindow, UpstreamBucket, UpstreamFailures, UpstreamLimits, UsageGateReading, WindowStatus } from "./status-entry";
 export type { AgentEntry } from "./agents";
 
 export type {
