@@ -136,6 +136,8 @@ export class AgentTracker {
         lastSeenAt: current.state === "idle" ? seen.lastSeenAt : now,
         requests: used?.requests ?? 0,
         tokens: used ? { ...used.tokens } : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        costUsd: used?.costUsd ?? 0,
+        unpriced: used?.unpriced ?? 0,
       });
     }
     const rank = { running: 0, waiting: 1, idle: 2 } as const;

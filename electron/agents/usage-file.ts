@@ -13,6 +13,7 @@ const USAGE_FILE_VERSION = 1;
 const USAGE_WRITE_EVERY_MS = 5_000;
 
 const count = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+const dollars = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
 const name = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= 300;
 
 /** One stored series, or undefined when any field is not what we write (a hand-edited or damaged row). */
@@ -24,7 +25,10 @@ function series(raw: unknown): StoredSeries | undefined {
   if (!count(row.requests) || !count(row.rateLimited) || !count(row.errors) || tokens === null || typeof tokens !== "object") return undefined;
   const { input, output, cacheRead, cacheWrite } = tokens;
   if (!count(input) || !count(output) || !count(cacheRead) || !count(cacheWrite)) return undefined;
-  return { hour: row.hour, providerId: row.providerId, agent: row.agent, model: row.model, requests: row.requests, rateLimited: row.rateLimited, errors: row.errors, tokens: { input, output, cacheRead, cacheWrite } };
+  // Cost came later (SPEC §9 "What it cost"): rows written before it count as unpriced nothing.
+  const { costUsd = 0, unpriced = 0 } = row;
+  if (!dollars(costUsd) || !count(unpriced)) return undefined;
+  return { hour: row.hour, providerId: row.providerId, agent: row.agent, model: row.model, requests: row.requests, rateLimited: row.rateLimited, errors: row.errors, tokens: { input, output, cacheRead, cacheWrite }, costUsd, unpriced };
 }
 
 export interface UsageFile {

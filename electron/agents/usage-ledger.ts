@@ -13,6 +13,10 @@ export interface UsageCount {
   rateLimited: number;
   errors: number;
   tokens: TokenCounts;
+  /** US dollars (SPEC §9 "What it cost"); 0 when nothing was priced. */
+  costUsd: number;
+  /** Requests whose model has no price. */
+  unpriced: number;
 }
 
 /** One series of one hour, as the usage file holds it. */
@@ -30,9 +34,11 @@ export interface UsageEvent {
   rateLimited?: boolean;
   error?: boolean;
   tokens?: TokenCounts;
+  costUsd?: number;
+  unpriced?: boolean;
 }
 
-const emptyCount = (): UsageCount => ({ requests: 0, rateLimited: 0, errors: 0, tokens: noTokens() });
+const emptyCount = (): UsageCount => ({ requests: 0, rateLimited: 0, errors: 0, tokens: noTokens(), costUsd: 0, unpriced: 0 });
 
 function addInto(into: UsageCount, from: UsageCount): void {
   into.requests += from.requests;
@@ -42,6 +48,8 @@ function addInto(into: UsageCount, from: UsageCount): void {
   into.tokens.output += from.tokens.output;
   into.tokens.cacheRead += from.tokens.cacheRead;
   into.tokens.cacheWrite += from.tokens.cacheWrite;
+  into.costUsd += from.costUsd;
+  into.unpriced += from.unpriced;
 }
 
 const hourOf = (at: number) => Math.floor(at / HOUR_MS) * HOUR_MS;
@@ -64,6 +72,8 @@ export class UsageLedger {
       rateLimited: event.rateLimited ? 1 : 0,
       errors: event.error ? 1 : 0,
       tokens: event.tokens ?? noTokens(),
+      costUsd: event.costUsd ?? 0,
+      unpriced: event.unpriced ? 1 : 0,
     };
     this.addCount(hourOf(at), event.providerId, event.agent, event.model, count);
     this.prune(at);
@@ -79,17 +89,21 @@ export class UsageLedger {
     const out: StoredSeries[] = [];
     for (const [hour, providers] of this.hours) {
       for (const [providerId, series] of providers) {
-        for (const { agent, model, requests, rateLimited, errors, tokens } of series.values()) {
-          out.push({ hour, providerId, agent, model, requests, rateLimited, errors, tokens: { ...tokens } });
+        for (const { agent, model, requests, rateLimited, errors, tokens, costUsd, unpriced } of series.values()) {
+          out.push({ hour, providerId, agent, model, requests, rateLimited, errors, tokens: { ...tokens }, costUsd, unpriced });
         }
       }
     }
     return out;
   }
 
-  /** Sums since `since` (from the start of its hour), grouped by agent, provider or model, biggest first. */
-  rows(since: number, by: UsageGroup): UsageRow[] {
+  /**
+   * Sums since `since` (from the start of its hour), grouped by agent, provider or model, biggest
+   * first; `apiEquivalent` on a row all of whose providers are on a plan (`onPlan`).
+   */
+  rows(since: number, by: UsageGroup, onPlan: (providerId: string) => boolean = () => false): UsageRow[] {
     const groups = new Map<string, UsageRow>();
+    const allOnPlan = new Map<string, boolean>();
     this.each(since, (providerId, series) => {
       const name = by === "agent" ? series.agent : by === "provider" ? providerId : series.model;
       let row = groups.get(name);
@@ -97,8 +111,10 @@ export class UsageLedger {
         row = { [by === "provider" ? "providerId" : by]: name, ...emptyCount() };
         groups.set(name, row);
       }
-      addInto(row as UsageCount, series);
+      addInto(row, series);
+      allOnPlan.set(name, (allOnPlan.get(name) ?? true) && onPlan(providerId));
     });
+    for (const [name, row] of groups) if (allOnPlan.get(name)) row.apiEquivalent = true;
     const total = (row: UsageRow) => row.tokens.input + row.tokens.output + row.tokens.cacheRead + row.tokens.cacheWrite;
     return [...groups.values()].sort((a, b) => total(b) - total(a) || b.requests - a.requests);
   }

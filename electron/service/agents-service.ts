@@ -1,14 +1,17 @@
 // SPEC §9 as the service offers it: every ask for a slot names its agent, every proxied answer
-// adds its usage, and `GET /agents` / `GET /usage` read the result. Composes the tracker (who
-// is around, in memory) with the ledger (what they used, hourly, on disk in usage.json).
-import type { AgentsView, TokenCounts, UsageView } from "../../shared/agents";
+// adds its usage and its cost, and `GET /agents` / `GET /usage` read the result. Composes the
+// tracker (who is around, in memory) with the ledger (what they used, hourly, on disk in
+// usage.json) and the price book (what it cost, electron/agents/prices.ts).
+import type { AgentEntry, AgentsView, TokenCounts, UsageView } from "../../shared/agents";
 import { USAGE_HOURS } from "../../shared/agents";
-import type { Admission, LeaseOutcome } from "../../shared/types";
+import type { Admission, LeaseOutcome, PlanWindow } from "../../shared/types";
 import { identify, type AgentIdentity } from "../agents/agent-identity";
 import { AgentTracker, type PoolView } from "../agents/agent-tracker";
 import { openUsageFile, type UsageFile } from "../agents/usage-file";
-import { tokenWindowStart } from "../agents/token-window";
-import { HOUR_MS, UsageLedger } from "../agents/usage-ledger";
+import { PriceBook, priceFamily, type PathFormat } from "../agents/prices";
+import { bindingSpan, tokenWindowStart } from "../agents/token-window";
+import { HOUR_MS, UsageLedger, type UsageCount } from "../agents/usage-ledger";
+import { windowShares } from "../agents/window-share";
 import type { Clock } from "../engine/clock";
 import type { AcquireInput } from "./lease-service";
 import type { Input } from "./operation-input";
@@ -23,6 +26,13 @@ export interface AgentsDeps {
   onChange: () => void;
   /** Each answer's tokens, for `headroom_tokens_total`. */
   onTokens: (providerId: string, tokens: TokenCounts) => void;
+  /** Each priced answer's cost in US dollars, for `headroom_cost_usd_total` (and a daily budget). */
+  onCost?: (providerId: string, usd: number) => void;
+  /**
+   * The provider's plan windows as its status shows them (SPEC §8): a provider with any is on a
+   * plan, so its costs are API-equivalent, and its binding window gives the agents' shares.
+   */
+  windows?: (providerId: string) => readonly PlanWindow[] | undefined;
   /**
    * When the provider's current token window began: its binding plan window (SPEC §8) once a
    * reading named one (token-window.ts); the last 5 h without it.
@@ -37,11 +47,14 @@ export interface CountedAnswer {
   model: string;
   outcome: LeaseOutcome;
   tokens?: TokenCounts;
+  /** Where it went: the upstream's host and the path's format choose the price family (prices.ts). */
+  upstream?: { host: string; format: PathFormat };
 }
 
 export class AgentsService {
   private readonly tracker = new AgentTracker();
   private readonly ledger = new UsageLedger();
+  private readonly prices = new PriceBook();
   private readonly file: UsageFile | undefined;
 
   constructor(private readonly deps: AgentsDeps) {
@@ -93,16 +106,21 @@ export class AgentsService {
   }
 
   counted(answer: CountedAnswer): void {
-    const { tokens } = answer;
-    this.ledger.add(this.deps.clock.now(), {
+    const { tokens, upstream } = answer;
+    const now = this.deps.clock.now();
+    // Only an answer with tokens is priced: one without (an error, a refusal) cost nothing and is not "unpriced".
+    const cost = tokens && this.prices.price(priceFamily(upstream?.host, upstream?.format ?? "openai"), answer.model, tokens, now);
+    this.ledger.add(now, {
       providerId: answer.providerId,
       agent: answer.agent.label,
       model: answer.model,
       rateLimited: answer.outcome === "rate_limited",
       error: answer.outcome === "failure",
       ...(tokens === undefined ? {} : { tokens }),
+      ...(cost === undefined ? {} : { costUsd: cost.costUsd, unpriced: cost.unpriced }),
     });
     if (tokens) this.deps.onTokens(answer.providerId, tokens);
+    if (cost && cost.costUsd > 0) this.deps.onCost?.(answer.providerId, cost.costUsd);
     this.file?.changed();
     this.deps.onChange();
   }
@@ -112,13 +130,38 @@ export class AgentsService {
     const windowStart = this.deps.windowStart ?? ((_: string, at: number) => tokenWindowStart(undefined, at));
     const used = this.ledger.byAgent((providerId) => windowStart(providerId, now));
     const agents = this.tracker.entries(now, this.deps.pools(), (providerId, label) => used.get(`${providerId}\u0000${label}`));
-    return { agents };
+    return { agents: this.withPlans(agents, used, now) };
   }
 
   usage({ hours = USAGE_HOURS.default, by = "agent" }: Input<"usage">): UsageView {
     const until = this.deps.clock.now();
     const since = until - hours * HOUR_MS;
-    return { since, until, rows: this.ledger.rows(since, by) };
+    return { since, until, rows: this.ledger.rows(since, by, (providerId) => this.onPlan(providerId)) };
+  }
+
+  private onPlan(providerId: string): boolean {
+    return (this.deps.windows?.(providerId)?.length ?? 0) > 0;
+  }
+
+  /** Entries of providers on a plan: `apiEquivalent`, and each one's share of the binding window. */
+  private withPlans(agents: AgentEntry[], used: Map<string, UsageCount>, now: number): AgentEntry[] {
+    const shares = new Map<string, ReturnType<typeof windowShares>>();
+    const sharesOf = (providerId: string) => {
+      let found = shares.get(providerId);
+      if (found) return found;
+      const span = bindingSpan(this.deps.windows?.(providerId), now);
+      const usedPercent = span?.window.usedPercent;
+      const prefix = `${providerId}\u0000`;
+      const own = new Map([...used].filter(([key]) => key.startsWith(prefix)));
+      found = usedPercent === undefined ? new Map() : windowShares(own, { name: span!.window.name, usedPercent });
+      shares.set(providerId, found);
+      return found;
+    };
+    return agents.map((entry) => {
+      if (!this.onPlan(entry.providerId)) return entry;
+      const share = sharesOf(entry.providerId).get(`${entry.providerId}\u0000${entry.label}`);
+      return { ...entry, apiEquivalent: true, ...(share === undefined ? {} : { windowShare: share }) };
+    });
   }
 
   /** Writes the counts not yet on disk. */

@@ -107,7 +107,9 @@ export class HeadroomService implements OperationService {
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
       onChange: () => emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
+      onCost: (providerId, usd) => this.meter.cost(providerId, usd),
       windowStart: (providerId, now) => tokenWindowStart(this.providers.get(providerId)?.pool.windows.views(), now),
+      windows: (providerId) => this.providers.get(providerId)?.pool.windows.views(),
     });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
