@@ -39,6 +39,7 @@ import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
+import { DailyBudgets } from "./daily-budgets";
 import { LeaseService, type AcquireInput } from "./lease-service";
 import { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
@@ -88,6 +89,7 @@ export class HeadroomService implements OperationService {
   private readonly stopWatchingRedis: (() => void) | undefined;
   private readonly agentBook: AgentsService;
   private readonly upstream: UpstreamReadings;
+  private readonly budgets: DailyBudgets;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -107,7 +109,10 @@ export class HeadroomService implements OperationService {
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
       onChange: () => emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
-      onCost: (providerId, usd) => this.meter.cost(providerId, usd),
+      onCost: (providerId, usd) => {
+        this.meter.cost(providerId, usd);
+        this.budgets.spend(providerId, usd);
+      },
       windowStart: (providerId, now) => tokenWindowStart(this.providers.get(providerId)?.pool.windows.views(), now),
       windows: (providerId) => this.providers.get(providerId)?.pool.windows.views(),
     });
@@ -167,6 +172,7 @@ export class HeadroomService implements OperationService {
       ...(options.hostInfo ? { hostInfo: options.hostInfo } : {}),
     });
     this.upstream = new UpstreamReadings(this.providers, options.clock);
+    this.budgets = new DailyBudgets({ clock: options.clock, providers: this.providers, onEvent: record, onChange: () => emit("status") });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
     for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
@@ -195,8 +201,8 @@ export class HeadroomService implements OperationService {
 
   /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
   series({ minutes }: Input<"series">): SeriesResponse { return this.sampler.read(minutes ?? LIMITS.seriesMinutes.default); }
-  status(): ConcurrencyStatusResponse { return this.views.status(); }
-  statusOf(providerId: string): ConcurrencyStatusEntry { return this.views.statusOf(providerId); }
+  status(): ConcurrencyStatusResponse { return this.budgets.onStatus(this.views.status()); }
+  statusOf(providerId: string): ConcurrencyStatusEntry { return this.budgets.onEntry(this.views.statusOf(providerId)); }
   limits(): { limits: LimitView[] } { return this.views.limits(); }
   limit(input: Input<"limit">): LimitView { return this.views.limit(input); }
   cooldown(input: Input<"cooldown">): CooldownView { return this.views.cooldown(input); }
@@ -219,7 +225,10 @@ export class HeadroomService implements OperationService {
   setCooldown(input: Input<"setCooldown">): CooldownView { return this.settings.setCooldown(input); }
   setProviderConfig(input: Input<"setProviderConfig">): ProviderConfigView { return this.settings.setProviderConfig(input); }
   removeProvider(input: Input<"removeProvider">): { removed: true } { return this.settings.removeProvider(input); }
-  resume(input: Input<"resume">): ConcurrencyStatusEntry { return this.settings.resume(input); }
+  resume(input: Input<"resume">): ConcurrencyStatusEntry {
+    this.budgets.resume(input.providerId);
+    return this.budgets.onEntry(this.settings.resume(input));
+  }
   dismissNotice(input: Input<"dismissNotice">): ConcurrencyStatusEntry { return this.settings.dismissNotice(input); }
   acceptNotice(input: Input<"acceptNotice">): ConcurrencyStatusEntry { return this.settings.acceptNotice(input); }
 
@@ -257,7 +266,10 @@ export class HeadroomService implements OperationService {
   noteUpstreamLimits(providerId: string, headers: ResponseHeaders, status: number): void { this.upstream.limits(providerId, headers, status); }
   /** Plan windows from one answer or in-band event (SPEC §8). */
   noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined { return this.upstream.windowRefusal(providerId); }
+  /** A used-up window or a reached daily budget (SPEC §9): the proxy answers at once. */
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+    return this.upstream.windowRefusal(providerId) ?? this.budgets.refusal(providerId);
+  }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
@@ -305,6 +317,7 @@ export class HeadroomService implements OperationService {
     if (this.closed) return;
     this.leaseService.close();
     this.agentBook.close();
+    this.budgets.close();
     this.sampler.stop();
     this.stopWatchingRedis?.();
     this.closed = true;
