@@ -93,5 +93,7 @@ export const ConcurrencyStatusEntry = Type.Object({
   windows: Type.Optional(Type.Array(PlanWindow)),
   /** SPEC §4: absent when there was none in the last 10 minutes. */
   upstreamFailures: Type.Optional(UpstreamFailures),
+  /** SPEC §9: while a daily budget is set, it and what today cost so far (US dollars). */
+  budget: Type.Optional(Type.Object({ dailyUsd: Type.Number({ minimum: 0 }), spentUsd: Type.Number({ minimum: 0 }) })),
 });
 export type ConcurrencyStatusEntry = Static<typeof ConcurrencyStatusEntry>;

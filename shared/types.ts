@@ -104,7 +104,9 @@ export type HistoryKind =
   | "watchdog"
   | "window_warning"
   | "window_exhausted"
-  | "window_reset";
+  | "window_reset"
+  | "budget_warning"
+  | "budget_reached";
 
 export interface HistoryEvent {
   at: number;

@@ -156,7 +156,8 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
         const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
         end.finish(verdict);
         const tokens = usage.usage;
-        service.countAnswer({ providerId, ...who, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
+        const upstream = { host: input.target.host, format: input.flavor };
+        service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
         resolve();
       });
     } catch (error) {

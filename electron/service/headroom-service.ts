@@ -41,6 +41,7 @@ import type { SharedHub } from "../shared-pool/shared-hub";
 import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
 import { ConnectionsService, type AgentHome } from "./connections-service";
+import { DailyBudgets } from "./daily-budgets";
 import { LeaseService, type AcquireInput } from "./lease-service";
 import { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
@@ -93,6 +94,7 @@ export class HeadroomService implements OperationService {
   private readonly agentBook: AgentsService;
   private readonly upstream: UpstreamReadings;
   private readonly connectionsService: ConnectionsService;
+  private readonly budgets: DailyBudgets;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -112,7 +114,12 @@ export class HeadroomService implements OperationService {
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
       onChange: () => emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
+      onCost: (providerId, usd) => {
+        this.meter.cost(providerId, usd);
+        this.budgets.spend(providerId, usd);
+      },
       windowStart: (providerId, now) => tokenWindowStart(this.providers.get(providerId)?.pool.windows.views(), now),
+      windows: (providerId) => this.providers.get(providerId)?.pool.windows.views(),
     });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
@@ -174,6 +181,7 @@ export class HeadroomService implements OperationService {
       dataDir: dirname(options.store.path), proxyUrl: () => this.hostInfo().proxyUrl, providers: this.providers, settings: this.settings,
       ...(options.agentHome ? { agentHome: options.agentHome } : {}),
     });
+    this.budgets = new DailyBudgets({ clock: options.clock, providers: this.providers, onEvent: record, onChange: () => emit("status") });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
     for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
@@ -202,8 +210,8 @@ export class HeadroomService implements OperationService {
 
   /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
   series({ minutes }: Input<"series">): SeriesResponse { return this.sampler.read(minutes ?? LIMITS.seriesMinutes.default); }
-  status(): ConcurrencyStatusResponse { return this.views.status(); }
-  statusOf(providerId: string): ConcurrencyStatusEntry { return this.views.statusOf(providerId); }
+  status(): ConcurrencyStatusResponse { return this.budgets.onStatus(this.views.status()); }
+  statusOf(providerId: string): ConcurrencyStatusEntry { return this.budgets.onEntry(this.views.statusOf(providerId)); }
   limits(): { limits: LimitView[] } { return this.views.limits(); }
   limit(input: Input<"limit">): LimitView { return this.views.limit(input); }
   cooldown(input: Input<"cooldown">): CooldownView { return this.views.cooldown(input); }
@@ -226,7 +234,10 @@ export class HeadroomService implements OperationService {
   setCooldown(input: Input<"setCooldown">): CooldownView { return this.settings.setCooldown(input); }
   setProviderConfig(input: Input<"setProviderConfig">): ProviderConfigView { return this.settings.setProviderConfig(input); }
   removeProvider(input: Input<"removeProvider">): { removed: true } { return this.settings.removeProvider(input); }
-  resume(input: Input<"resume">): ConcurrencyStatusEntry { return this.settings.resume(input); }
+  resume(input: Input<"resume">): ConcurrencyStatusEntry {
+    this.budgets.resume(input.providerId);
+    return this.budgets.onEntry(this.settings.resume(input));
+  }
   dismissNotice(input: Input<"dismissNotice">): ConcurrencyStatusEntry { return this.settings.dismissNotice(input); }
   acceptNotice(input: Input<"acceptNotice">): ConcurrencyStatusEntry { return this.settings.acceptNotice(input); }
 
@@ -269,7 +280,10 @@ export class HeadroomService implements OperationService {
     this.upstream.reported(providerId, windows);
     return this.views.statusOf(providerId);
   }
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined { return this.upstream.windowRefusal(providerId); }
+  /** A used-up window or a reached daily budget (SPEC §9): the proxy answers at once. */
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+    return this.upstream.windowRefusal(providerId) ?? this.budgets.refusal(providerId);
+  }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
@@ -323,6 +337,7 @@ export class HeadroomService implements OperationService {
     if (this.closed) return;
     this.leaseService.close();
     this.agentBook.close();
+    this.budgets.close();
     this.sampler.stop();
     this.stopWatchingRedis?.();
     this.closed = true;

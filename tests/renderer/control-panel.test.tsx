@@ -19,6 +19,8 @@ const agent = (key: string, change: Partial<AgentEntry> = {}): AgentEntry => ({
   lastSeenAt: Date.now(),
   requests: 12,
   tokens: { input: 1_000, output: 200, cacheRead: 30_000, cacheWrite: 0 },
+  costUsd: 0.0126,
+  unpriced: 0,
   ...change,
 });
 
