@@ -48,7 +48,7 @@ export class DailyBudgets {
     const { budget, pause } = this.view(entry.providerId);
     if (!budget) return entry;
     if (!pause || entry.paused) return { ...entry, budget };
-    return { ...entry, budget, paused: true, pausedUntil: pause.until, pauseReason: pause.reason };
+    return { ...entry, budget, paused: true, pausedUntil: pause.until, pauseReason: pause.reason, pauseKind: "budget" };
   }
 
   onStatus(status: ConcurrencyStatusResponse): ConcurrencyStatusResponse {
@@ -67,8 +67,7 @@ export class DailyBudgets {
 
   /** The provider's budget brought up to its setting; undefined while none is set and nothing was counted. */
   private of(providerId: string, create = false): DailyBudget | undefined {
-    // Loose: the setting's schema comes with the settings table (SPEC §9 `dailyBudgetUsd`).
-    const dailyUsd = (this.deps.providers.get(providerId)?.options as { dailyBudgetUsd?: number } | undefined)?.dailyBudgetUsd;
+    const dailyUsd = this.deps.providers.get(providerId)?.options.dailyBudgetUsd;
     // Shared providers (SPEC §7) end their day at midnight UTC.
     const utc = this.deps.providers.isShared(providerId);
     let kept = this.budgets.get(providerId);
