@@ -10,23 +10,8 @@ import type { ConnectAnswer, ConnectionEntry, Preset } from "../../shared/preset
 import type { HostInfo, SnapshotTopic } from "../../shared/contract";
 import type { OperationService } from "../../shared/operations";
 import type {
-  Admission,
-  BreakerSettings,
-  ConcurrencyStatusEntry,
-  ConcurrencyStatusResponse,
-  CooldownView,
-  HistoryEvent,
-  LeasesView,
-  LimitView,
-  ProviderConfigView,
-  RedisState,
-  RouteAdmission,
-  RouteEntry,
-  RouteKey,
-  RouteRefusal,
-  RoutesView,
-  SeriesResponse,
-  UsageGateConfig,
+  Admission, BreakerSettings, ConcurrencyStatusEntry, ConcurrencyStatusResponse, CooldownView, HistoryEvent, LeasesView, LimitView,
+  ProviderConfigView, RedisState, RouteAdmission, RouteEntry, RouteKey, RouteRefusal, RoutesView, SeriesResponse, UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import { tokenWindowStart } from "../agents/token-window";
@@ -311,8 +296,7 @@ export class HeadroomService implements OperationService {
   routeOutcome(input: Input<"routeOutcome">): RouteAnswer<RouteEntry> { return this.routeService.outcome(input); }
   routeRelease(input: Input<"routeRelease">): RouteAnswer<RouteEntry> { return this.routeService.release(input); }
   routeReset(route: Input<"routeReset">): RouteAnswer<RouteEntry> { return this.routeService.reset(route); }
-  /** The proxy's report when an exchange ends: never throws, accepted while closing. */
-  /** An upstream's reason is wire text (SPEC §6 "Names from the wire are tamed"). */
+  /** The proxy's report when an exchange ends: never throws, accepted while closing; the reason is tamed wire text (SPEC §6). */
   settleRoute(run: RouteRun, verdict: RouteVerdict): void {
     this.routeService.settle(run, verdict.reason === undefined ? verdict : { ...verdict, reason: tame(verdict.reason) });
   }
