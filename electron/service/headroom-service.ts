@@ -261,10 +261,7 @@ export class HeadroomService implements OperationService {
   /** Plan windows from one answer or in-band event (SPEC §8). */
   noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
   /** SPEC §10: windows a client read itself (Claude Code's status line); answers the provider's status. */
-  reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry {
-    this.upstream.reported(providerId, windows);
-    return this.views.statusOf(providerId);
-  }
+  reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry { this.upstream.reported(providerId, windows); return this.statusOf(providerId); }
   /** A used-up window or a reached daily budget (SPEC §9): the proxy answers at once. */
   windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
     return this.upstream.windowRefusal(providerId) ?? this.budgets.refusal(providerId);
