@@ -35,6 +35,7 @@ export class DailyBudgets {
   private readonly hold = new BudgetHold((providerId) => this.of(providerId)?.pause()?.until);
   private readTimer: TimerHandle | undefined;
   private readonly shared: SharedSpend | undefined;
+  private readonly reading = new Set<string>();
 
   constructor(private readonly deps: DailyBudgetsDeps) {
     this.shared = deps.hub && new SharedSpend(deps.hub);
@@ -156,12 +157,15 @@ export class DailyBudgets {
   }
 
   private readShared(providerId: string, budget: DailyBudget, date: string, quiet = false): void {
-    this.shared?.read(providerId, date).then(
+    // While Redis is unreachable reads wait in its queue: one at a time per provider, not one every 2 s.
+    if (!this.shared || this.reading.has(providerId)) return;
+    this.reading.add(providerId);
+    this.shared.read(providerId, date).then(
       (sum) => {
         if (this.budgets.get(providerId)?.budget === budget) budget.restore(sum, date, quiet);
       },
       (error: unknown) => this.deps.log?.(`The cost of ${providerId} could not be read from Redis`, error),
-    );
+    ).finally(() => this.reading.delete(providerId));
   }
 
   /** Every 2 s while a shared provider has a budget: the other hosts' cost reaches this host's budget. */

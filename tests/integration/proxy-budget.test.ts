@@ -6,6 +6,7 @@
 import { afterEach, expect, test } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../demo/fake-provider";
 import { ApiError } from "../../shared/api-client";
+import { cliEnv, runCli } from "../support/cli-harness";
 import { readingClient } from "../support/event-readers";
 import { post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 import { eventually, removeDir, startTestHost, tempDir, type TestHost } from "../support/test-host";
@@ -72,6 +73,12 @@ test("a budget reached mid-stream lets that stream finish; the next request is r
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   expect((refused.json() as { error: { message: string } }).error.message).toMatch(/anthropic's daily budget of \$0\.50 reached; resets at midnight/);
   expect(h.fake.stats.generations).toBe(generations);
+
+  // `headroom status` says the same, in JSON and in words.
+  const json = await runCli(["status", "--json"], cliEnv(h));
+  expect(JSON.parse(json.stdout).providers[0]).toMatchObject({ pauseKind: "budget", budget: { dailyUsd: 0.5 } });
+  const words = await runCli(["status"], cliEnv(h));
+  expect(words.stdout).toContain("! anthropic: daily budget of $0.50 reached; resets at midnight (headroom resume anthropic)");
 
   // An API waiter whose deadline falls before midnight gets its timeout at once; one without waits.
   await expect(h.client.acquire({ providerId: "anthropic", timeoutMs: 1_000 })).rejects.toMatchObject({ status: 408 });
