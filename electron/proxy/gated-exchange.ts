@@ -115,6 +115,12 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();
+  // A daily budget reached while it queued (SPEC §9): the slot goes back unused, refused like the rest.
+  const late = service.windowRefusal(providerId);
+  if (late) {
+    start.end.cancel();
+    return sendProxyError(res, input.flavor, usedUpError(late, input.flavor, service.clock.now()));
+  }
   await run(input, body, start.end, { agent, model: tame(modelId) });
 }
 
