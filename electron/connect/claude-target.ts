@@ -3,6 +3,7 @@ import path from "node:path";
 import { readConfig } from "./config-file";
 import { refuseOtherUrl } from "./conflict";
 import { providerIn, isOurs, type AgentTarget, type ConnectContext } from "./connect-types";
+import { statusLineKeys, statusLineState, type ClaudeKey } from "./claude-status-line";
 import { parseJson, setJson, valueAt, type JsonPath } from "./json-edit";
 
 const BASE_URL: JsonPath = ["env", "ANTHROPIC_BASE_URL"];
@@ -12,12 +13,15 @@ function settingsFile(ctx: ConnectContext): string {
 }
 
 /**
- * The keys `connect claude` sets, each with its value. The status line (SPEC §10,
- * `statusLine`) joins here as one more entry; `disconnect` removes whatever is listed.
+ * The keys `connect claude` sets, each with its value: the base URL, and the status line
+ * (SPEC §10). `disconnect` removes whatever is listed, or puts back a key's `previous` value.
  */
-type ClaudeKeys = (ctx: ConnectContext, provider: string, current: Record<string, unknown>) => { path: JsonPath; value: unknown }[];
+type ClaudeKeys = (ctx: ConnectContext, provider: string, current: Record<string, unknown>) => ClaudeKey[];
 
-const claudeKeys: ClaudeKeys[] = [(ctx, provider) => [{ path: BASE_URL, value: `${ctx.proxyUrl}/${provider}` }]];
+const claudeKeys: ClaudeKeys[] = [
+  (ctx, provider) => [{ path: BASE_URL, value: `${ctx.proxyUrl}/${provider}` }],
+  (ctx, provider, current) => statusLineKeys(ctx.headroomCommand, provider, current.statusLine),
+];
 
 export const claudeTarget: AgentTarget = {
   agent: "claude",
@@ -35,11 +39,23 @@ export const claudeTarget: AgentTarget = {
       // Unchanged values are not rewritten: connecting twice changes nothing.
       if (JSON.stringify(valueAt(current, key.path)) !== JSON.stringify(key.value)) after = setJson(after, key.path, key.value);
     }
+    const restore = keys.filter((key) => key.previous !== undefined).map((key) => ({ path: key.path.map(String), value: key.previous }));
     return {
       agent: "claude",
       provider,
       baseUrl: `${ctx.proxyUrl}/${provider}`,
-      edits: [{ path: file, before, after, owned: { kind: "json", paths: keys.map((key) => key.path.map(String)) } }],
+      edits: [
+        {
+          path: file,
+          before,
+          after,
+          owned: {
+            kind: "json",
+            paths: keys.map((key) => key.path.map(String)),
+            ...(restore.length > 0 ? { restore } : {}),
+          },
+        },
+      ],
       notes: [],
     };
   },
@@ -55,3 +71,13 @@ export const claudeTarget: AgentTarget = {
     return { connected: isOurs(ctx, url), ...(provider ? { provider } : {}), files: [file], warnings: [] };
   },
 };
+
+/** settings.json's status line: Headroom's (with its command) or not; undefined when the file does not parse. */
+export function claudeStatusLine(ctx: ConnectContext): ReturnType<typeof statusLineState> | undefined {
+  const file = settingsFile(ctx);
+  try {
+    return statusLineState(parseJson(file, readConfig(file)).statusLine);
+  } catch {
+    return undefined;
+  }
+}

@@ -106,7 +106,7 @@ describe("Claude Code", () => {
     const h = home();
     h.write(".claude/settings.json", "");
     h.connector.connect("claude", {});
-    expect(JSON.parse(h.read(".claude/settings.json"))).toEqual({ env: { ANTHROPIC_BASE_URL: `${PROXY}/anthropic` } });
+    expect(JSON.parse(h.read(".claude/settings.json"))).toMatchObject({ env: { ANTHROPIC_BASE_URL: `${PROXY}/anthropic` } });
     h.connector.disconnect("claude", {});
     expect(h.read(".claude/settings.json")).toBe("");
 
