@@ -6,6 +6,7 @@ import { providerIn, isOurs, type AgentTarget, type ConnectContext } from "./con
 import { statusLineKeys, statusLineState, type ClaudeKey } from "./claude-status-line";
 import { parseJson, setJson, valueAt, type JsonPath } from "./json-edit";
 
+const CLAUDE = "Claude Code";
 const BASE_URL: JsonPath = ["env", "ANTHROPIC_BASE_URL"];
 
 function settingsFile(ctx: ConnectContext): string {
@@ -30,7 +31,7 @@ export const claudeTarget: AgentTarget = {
   plan(ctx, options) {
     const file = settingsFile(ctx);
     const before = readConfig(file);
-    const current = parseJson(file, before);
+    const current = parseJson(file, before, CLAUDE);
     refuseOtherUrl(ctx, file, "env.ANTHROPIC_BASE_URL", valueAt(current, BASE_URL), options.replace);
     const provider = options.provider ?? "anthropic";
     const keys = claudeKeys.flatMap((keysOf) => keysOf(ctx, provider, current));
@@ -63,7 +64,7 @@ export const claudeTarget: AgentTarget = {
     const file = settingsFile(ctx);
     let url: unknown;
     try {
-      url = valueAt(parseJson(file, readConfig(file)), BASE_URL);
+      url = valueAt(parseJson(file, readConfig(file), CLAUDE), BASE_URL);
     } catch {
       url = undefined;
     }
@@ -76,7 +77,7 @@ export const claudeTarget: AgentTarget = {
 export function claudeStatusLine(ctx: ConnectContext): ReturnType<typeof statusLineState> | undefined {
   const file = settingsFile(ctx);
   try {
-    return statusLineState(parseJson(file, readConfig(file)).statusLine);
+    return statusLineState(parseJson(file, readConfig(file), CLAUDE).statusLine);
   } catch {
     return undefined;
   }

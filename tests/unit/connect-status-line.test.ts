@@ -24,12 +24,11 @@ function home(settings?: string, headroom?: string | null) {
   const connector = (dataDir = "data") =>
     new Connector({ dataDir: path.join(root, dataDir), env: { PATH: "" }, home: path.join(root, "home"), cwd: root, proxyUrl: PROXY, ...(headroom === undefined ? {} : { headroomCommand: headroom }) });
   const read = () => fs.readFileSync(file, "utf8");
-  const statusLine = () => (JSON.parse(read().replace(/^\s*\/\/.*$/gm, "")) as { statusLine?: { command: string; padding?: number } }).statusLine;
+  const statusLine = () => (JSON.parse(read()) as { statusLine?: { command: string; padding?: number } }).statusLine;
   return { file, connector, read, statusLine, write: (text: string) => fs.writeFileSync(file, text) };
 }
 
 const THEIRS = `{
-  // mine
   "model": "opus",
   "statusLine": {
     "type": "command",
@@ -63,7 +62,6 @@ test("the user's status line is chained with --then (padding kept) and comes bac
   expect(line.padding).toBe(2);
   expect(line.command).toBe(`${headroomCommand()} statusline --provider work --then '~/.claude/line.sh --say '\\''it'\\''s me'\\'''`);
   expect(ownStatusLine(line.command)).toEqual({ then: "~/.claude/line.sh --say 'it's me'" });
-  expect(h.read()).toContain("// mine");
   // Connecting again, even to another provider, never chains Headroom's own line onto itself.
   connector.connect("claude", { provider: "anthropic" });
   expect(ownStatusLine(h.statusLine()!.command)).toEqual({ then: "~/.claude/line.sh --say 'it's me'" });
@@ -109,4 +107,18 @@ test("the script is found from the sources, the CLI bundle and its chunks alike;
   expect(statusLineCommand("'/opt/my node/node' /h/bin/headroom.js", "a b")).toBe("'/opt/my node/node' /h/bin/headroom.js statusline --provider 'a b'");
   expect(ownStatusLine("'/opt/my node/node' '/my dir/bin/headroom.js' statusline --provider x")).toEqual({});
   expect(ownStatusLine("/usr/bin/node ~/headroom-notes/line.sh")).toBeUndefined();
+});
+
+test("a settings.json with a comment, which Claude Code 2.1 does not load, is refused naming the file, the line and why", () => {
+  const commented = '{\n  "model": "opus",\n  // mine\n  "env": {}\n}\n';
+  const h = home(commented);
+  let message = "";
+  try {
+    h.connector().connect("claude", {});
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  expect(message).toContain(`${h.file} does not parse as JSON at line 3`);
+  expect(message).toContain("Claude Code reads it as plain JSON (no comments, no trailing commas)");
+  expect(h.read()).toBe(commented);
 });
