@@ -5,6 +5,10 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     pool: "forks",
+    // Two files at once on CI's two cores (vitest's default is one fewer than the cores): most
+    // integration files wait on real servers, timers and child processes, not on the CPU, so the
+    // second worker roughly halves the wall time (issue 32 item 6; figures in the README's "Tests").
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
