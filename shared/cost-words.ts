@@ -3,7 +3,7 @@
 // library could not price named beside it, and `API-equivalent` on a plan said in words.
 
 /** `$1.27`; below a cent four decimals (`$0.0042`), below that `<$0.0001`; nothing is `$0.00`. */
-function formatUsd(usd: number): string {
+export function formatUsd(usd: number): string {
   if (usd === 0) return "$0.00";
   if (usd >= 0.01) return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   return usd >= 0.0001 ? `$${usd.toFixed(4)}` : "<$0.0001";
