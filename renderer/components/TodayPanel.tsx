@@ -33,6 +33,9 @@ function shareWords(label: string | undefined, agents: readonly AgentEntry[] | u
   return shares.map(({ windowShare, providerId }) => `≈ ${windowShare!.percent} % of the ${windowName(windowShare!.window)} window (${providerId})`).join("; ");
 }
 
+/** In name order, not by size: rows keep their place as the figures grow (SPEC §4: nothing re-sorts under the pointer). */
+const byName = (rows: UsageRow[], key: "agent" | "project") => [...rows].sort((a, b) => (a[key] ?? "").localeCompare(b[key] ?? ""));
+
 function useToday(): Today | undefined {
   const intents = useIntents();
   const agents = useHeadroom((state) => state.agents);
@@ -43,7 +46,9 @@ function useToday(): Today | undefined {
     const load = async () => {
       last.current = Date.now();
       const [byAgent, byProject, byHour] = await Promise.all([intents.usageToday("agent"), intents.usageToday("project"), intents.usageToday("hour")]);
-      if (live && byAgent.ok && byProject.ok && byHour.ok) setToday({ agents: byAgent.value.rows, projects: byProject.value.rows, hours: byHour.value.rows });
+      if (live && byAgent.ok && byProject.ok && byHour.ok) {
+        setToday({ agents: byName(byAgent.value.rows, "agent"), projects: byName(byProject.value.rows, "project"), hours: byHour.value.rows });
+      }
     };
     const wait = Math.max(0, last.current + REFRESH_MS - Date.now());
     const timer = setTimeout(() => void load(), wait);
@@ -76,57 +81,58 @@ export function TodayPanel() {
   const today = useToday();
   const agents = useHeadroom((state) => state.agents);
   const onPlan = today?.agents.some((row) => row.apiEquivalent) ?? false;
+  const note =
+    today === undefined
+      ? "since midnight · reading…"
+      : today.agents.length === 0
+        ? "since midnight · nothing went through the proxy yet"
+        : `since midnight${onPlan ? ` · on a plan, costs are ${API_EQUIVALENT}: what the API would charge` : ""}`;
   return (
     <section className="panel today" aria-label="Today">
       <h2>
-        Today <span className="muted today-note">since midnight{onPlan ? ` · on a plan, costs are ${API_EQUIVALENT}: what the API would charge` : ""}</span>
+        Today <span className="muted today-note">{note}</span>
       </h2>
-      {today === undefined ? (
-        <p className="muted calm">Reading today's usage…</p>
-      ) : today.agents.length === 0 ? (
-        <p className="muted calm">Nothing went through the proxy today.</p>
-      ) : (
-        <div className="today-grid">
-          <table className="today-table" aria-label="Cost per agent today">
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Cost</th>
-                <th scope="col">Share of the window (estimate)</th>
+      {/* The tables are there from the start, empty: rows arriving are appended, nothing is replaced. */}
+      <div className="today-grid" tabIndex={0} role="group" aria-label="Today's costs, shares and tokens">
+        <table className="today-table" aria-label="Cost per agent today">
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Cost</th>
+              <th scope="col">Share of the window (estimate)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(today?.agents ?? []).map((row) => (
+              <tr key={row.agent}>
+                <th scope="row" title={row.agent}>{shortAgentLabel(row.agent ?? "-", LABEL_CHARS)}</th>
+                <td>{costWords(row)}</td>
+                <td>{shareWords(row.agent, agents)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {today.agents.map((row) => (
-                <tr key={row.agent}>
-                  <th scope="row" title={row.agent}>{shortAgentLabel(row.agent ?? "-", LABEL_CHARS)}</th>
-                  <td>{costWords(row)}</td>
-                  <td>{shareWords(row.agent, agents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table className="today-table" aria-label="Cost per project today">
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col">Cost</th>
+            ))}
+          </tbody>
+        </table>
+        <table className="today-table" aria-label="Cost per project today">
+          <thead>
+            <tr>
+              <th scope="col">Project</th>
+              <th scope="col">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(today?.projects ?? []).map((row) => (
+              <tr key={row.project}>
+                <th scope="row" title={row.project}>{shortFolder(row.project ?? "-", LABEL_CHARS)}</th>
+                <td>{costWords(row)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {today.projects.map((row) => (
-                <tr key={row.project}>
-                  <th scope="row" title={row.project}>{shortFolder(row.project ?? "-", LABEL_CHARS)}</th>
-                  <td>{costWords(row)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <div className="today-hours">
-            <h3>Tokens per hour</h3>
-            <HourBars hours={today.hours} />
-          </div>
+            ))}
+          </tbody>
+        </table>
+        <div className="today-hours">
+          <h3>Tokens per hour</h3>
+          <HourBars hours={today?.hours ?? []} />
         </div>
-      )}
+      </div>
     </section>
   );
 }
