@@ -31,9 +31,9 @@ Commands:
                                         share one across machines on Redis
   resume <id>                           lift a provider's rate-limit pause now
   routes [reset <target> <runtime> <model>]  route circuit breakers; close one by hand
-  agents                                agents seen in the last hour: state, requests, tokens
-  usage [--hours N] [--by agent|provider|model]
-                                        tokens used through the proxy (default: 5 h, by agent)
+  agents                                agents seen in the last hour: state, requests, tokens, cost
+  usage [--hours N | --days N] [--by agent|provider|model|project|day|hour]
+                                        tokens and cost through the proxy (default: 5 h, by agent)
   statusline [--provider <id>] [--then '<command>']
                                         one line for Claude Code's statusLine setting
   connect [<agent>]                     point claude, codex, gemini or opencode at Headroom;
@@ -190,10 +190,13 @@ The token goes only to the host that the data folder's host.lock names as runnin
 happens (no host, no answer, input it does not understand) it prints within 300 ms and exits 0.
 See docs/statusline.md.
 `,
-  usage: `Usage: headroom usage [--hours N] [--by agent|provider|model] [--json]
+  usage: `Usage: headroom usage [--hours N | --days N] [--by agent|provider|model|project|day|hour] [--json]
 
-Sums the tokens, requests, 429s and errors counted through the proxy over the last N hours
-(1 to 192, default 5), grouped by agent (default), provider or model. Input excludes cache
-reads; output includes reasoning.
+Sums the tokens, requests, 429s, errors and cost counted through the proxy over the last N
+hours (1 to 192, default 5) or over today and the N-1 local dates before it (--days 1 to 8;
+not both), grouped by agent (default), provider, model, project (the agent's folder), day
+(local date) or hour. Input excludes cache reads; output includes reasoning. COST is in US
+dollars from published prices; on a plan it is API-equivalent (what the API would charge)
+and says so; requests to a model without a price are counted as unpriced.
 `,
 };

@@ -61,6 +61,12 @@ export interface UsageRow {
   agent?: string;
   providerId?: string;
   model?: string;
+  /** The agent's folder, `~`-shortened; `unknown` when no folder was known (`by=project`). */
+  project?: string;
+  /** The host's local date, `YYYY-MM-DD` (`by=day`). */
+  day?: string;
+  /** The hour's first instant, epoch ms (`by=hour`: what the window's tokens-per-hour chart reads). */
+  hour?: number;
   requests: number;
   rateLimited: number;
   errors: number;
@@ -79,10 +85,12 @@ export interface UsageView {
   rows: UsageRow[];
 }
 
-const USAGE_GROUPS = ["agent", "provider", "model"] as const;
+const USAGE_GROUPS = ["agent", "provider", "model", "project", "day", "hour"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 export const USAGE_HOURS = { min: 1, max: 192, default: 5 } as const;
+/** `days=N`: today and the N−1 local dates before it (the per-day counter keeps 8). */
+const USAGE_DAYS = { min: 1, max: 8 } as const;
 
 export const UsageQuery = Type.Object(
   {
@@ -93,6 +101,13 @@ export const UsageQuery = Type.Object(
         allowed: `an integer from ${USAGE_HOURS.min} to ${USAGE_HOURS.max} (hours)`,
       }),
     ),
+    days: Type.Optional(
+      Type.Integer({
+        minimum: USAGE_DAYS.min,
+        maximum: USAGE_DAYS.max,
+        allowed: `an integer from ${USAGE_DAYS.min} to ${USAGE_DAYS.max} (days: today and the dates before it)`,
+      }),
+    ),
     by: Type.Optional(
       Type.Union(
         USAGE_GROUPS.map((group) => Type.Literal(group)),
@@ -100,7 +115,17 @@ export const UsageQuery = Type.Object(
       ),
     ),
   },
-  { allowed: "a query with hours and by", additionalProperties: false },
+  { allowed: "a query with hours or days, and by", additionalProperties: false },
 );
+
+/**
+ * SPEC §9: `hours` and `days` are two ways to give the span, so both at once is refused (400).
+ * TypeBox's object check cannot say "one or the other", so the rule is here, beside the schema,
+ * and every edge (the service, the CLI) asks it. Undefined when the query is fine.
+ */
+export function usageSpanConflict(query: { hours?: number | undefined; days?: number | undefined }): string | undefined {
+  if (query.hours === undefined || query.days === undefined) return undefined;
+  return `hours and days must not be given together: give hours (an integer from ${USAGE_HOURS.min} to ${USAGE_HOURS.max}) or days (an integer from ${USAGE_DAYS.min} to ${USAGE_DAYS.max})`;
+}
 
 export const noTokens = (): TokenCounts => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });

@@ -2,7 +2,7 @@
 // saturate at Number.MAX_SAFE_INTEGER: past 2^53 a sum stops being exact, and a file holding one
 // was once dropped whole on the next start. `costUsd` and `unpriced` are the slots "What it
 // cost" fills (0 until a price is known); `project` is the agent's folder, `~`-shortened.
-import { noTokens, type TokenCounts } from "../../shared/agents";
+import { noTokens, type TokenCounts, type UsageGroup, type UsageRow } from "../../shared/agents";
 
 export interface UsageCount {
   requests: number;
@@ -60,4 +60,37 @@ export function countOf(event: { rateLimited?: boolean; error?: boolean; tokens?
     costUsd: event.costUsd ?? 0,
     unpriced: event.unpriced ? 1 : 0,
   };
+}
+
+/** SPEC §9: `by=project` puts requests with no known folder under this name. */
+export const UNKNOWN_PROJECT = "unknown";
+
+/** The last local day asked about: every answer counted asks, and it is nearly always today. */
+let day = { from: 0, until: 0, date: "" };
+
+/** The host's local date of a time, `YYYY-MM-DD` (formatted once a day, not once an answer). */
+export function localDate(at: number): string {
+  if (at >= day.from && at < day.until) return day.date;
+  const date = new Date(at);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const [y, m, d] = [date.getFullYear(), date.getMonth(), date.getDate()];
+  day = { from: new Date(y, m, d).getTime(), until: new Date(y, m, d + 1).getTime(), date: `${y}-${two(m + 1)}-${two(d)}` };
+  return day.date;
+}
+
+const ROW_KEY = { agent: "agent", provider: "providerId", model: "model", project: "project", day: "day", hour: "hour" } as const;
+
+/**
+ * Grouped sums as `GET /usage` rows: days and hours in time order (a table or chart reads them
+ * left to right), the rest biggest first; `apiEquivalent` where every provider was on a plan.
+ */
+export function usageRows(groups: Map<string, UsageCount>, by: UsageGroup, allOnPlan: Map<string, boolean>): UsageRow[] {
+  const entries = [...groups];
+  if (by === "day" || by === "hour") entries.sort(([a], [b]) => (by === "hour" ? Number(a) - Number(b) : a.localeCompare(b)));
+  else entries.sort(([, a], [, b]) => tokenTotal(b) - tokenTotal(a) || b.requests - a.requests);
+  return entries.map(([name, count]) => ({
+    [ROW_KEY[by]]: by === "hour" ? Number(name) : name,
+    ...copyCount(count),
+    ...(allOnPlan.get(name) ? { apiEquivalent: true as const } : {}),
+  }));
 }

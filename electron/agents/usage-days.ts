@@ -4,26 +4,17 @@
 // 1..8); bounded like the hours: at most 1,000 series per provider and day and MAX_DAY_BYTES in
 // all, the oldest dates compacted first and the rest counted as `other`. Pure: times and the
 // date of a time come in.
-import { addInto, copyCount, countOf, emptyCount, OTHER, seriesBytes, tokenTotal, type UsageCount } from "./usage-count";
+import type { UsageRow } from "../../shared/agents";
+import { addInto, copyCount, countOf, emptyCount, localDate, OTHER, seriesBytes, tokenTotal, UNKNOWN_PROJECT, usageRows, type UsageCount } from "./usage-count";
 import type { UsageEvent } from "./usage-ledger";
+
+/** The groupings a day's series can answer: it keeps no model and no hour. */
+export type DayGroup = "agent" | "provider" | "project" | "day";
 
 const KEEP_DAYS = 8;
 const MAX_SERIES_PER_PROVIDER_DAY = 1_000;
 const KEPT_WHEN_COMPACTED = 10;
 const MAX_DAY_BYTES = 512 * 1024;
-
-/** The last local day asked about: every answer counted asks, and it is nearly always today. */
-let day = { from: 0, until: 0, date: "" };
-
-/** The host's local date of a time, `YYYY-MM-DD`. */
-function localDate(at: number): string {
-  if (at >= day.from && at < day.until) return day.date;
-  const date = new Date(at);
-  const two = (n: number) => String(n).padStart(2, "0");
-  const [y, m, d] = [date.getFullYear(), date.getMonth(), date.getDate()];
-  day = { from: new Date(y, m, d).getTime(), until: new Date(y, m, d + 1).getTime(), date: `${y}-${two(m + 1)}-${two(d)}` };
-  return day.date;
-}
 
 /** One series of one day, as days.json holds it under its date and provider. */
 export interface DayRow extends UsageCount {
@@ -71,6 +62,24 @@ export class UsageDays {
     const sum = emptyCount();
     for (const series of this.days.get(date)?.get(providerId)?.values() ?? []) addInto(sum, series);
     return sum;
+  }
+
+  /** `GET /usage?days=N` rows over the given dates, grouped by agent, provider, project or date. */
+  rows(dates: readonly string[], by: DayGroup, onPlan: (providerId: string) => boolean = () => false): UsageRow[] {
+    const groups = new Map<string, UsageCount>();
+    const allOnPlan = new Map<string, boolean>();
+    for (const date of dates) {
+      for (const [providerId, seriesOf] of this.days.get(date) ?? []) {
+        for (const series of seriesOf.values()) {
+          const name = by === "agent" ? series.agent : by === "provider" ? providerId : by === "project" ? series.project ?? UNKNOWN_PROJECT : date;
+          let sum = groups.get(name);
+          if (!sum) groups.set(name, (sum = emptyCount()));
+          addInto(sum, series);
+          allOnPlan.set(name, (allOnPlan.get(name) ?? true) && onPlan(providerId));
+        }
+      }
+    }
+    return usageRows(groups, by, allOnPlan);
   }
 
   touch(): void {

@@ -5,7 +5,7 @@
 // byte bound the oldest hours are compacted first (each provider keeps its biggest series, the
 // rest folds into `other`), so the current hours keep their detail; totals never change.
 import type { TokenCounts, UsageGroup, UsageRow } from "../../shared/agents";
-import { addInto, copyCount, countOf, emptyCount, OTHER, seriesBytes, tokenTotal, type UsageCount } from "./usage-count";
+import { addInto, copyCount, countOf, emptyCount, localDate, OTHER, seriesBytes, tokenTotal, UNKNOWN_PROJECT, usageRows, type UsageCount } from "./usage-count";
 
 export const HOUR_MS = 3_600_000;
 export const KEEP_HOURS = 8 * 24;
@@ -114,10 +114,12 @@ export class UsageLedger {
   }
 
   /**
-   * Sums since `since` (from the start of its hour), grouped by agent, provider or model, biggest
-   * first; `apiEquivalent` on a row all of whose providers are on a plan (`onPlan`).
+   * Sums since `since` (from the start of its hour), grouped by agent, provider, model, project
+   * (`unknown` without a folder), local date (`dateOf` the hour's start) or hour; days and hours
+   * in time order, the rest biggest first; `apiEquivalent` on a row all of whose providers are on
+   * a plan (`onPlan`).
    */
-  rows(since: number, by: UsageGroup, onPlan: (providerId: string) => boolean = () => false): UsageRow[] {
+  rows(since: number, by: UsageGroup, onPlan: (providerId: string) => boolean = () => false, dateOf: (at: number) => string = localDate): UsageRow[] {
     const groups = new Map<string, UsageCount>();
     const allOnPlan = new Map<string, boolean>();
     const from = hourOf(since);
@@ -125,7 +127,7 @@ export class UsageLedger {
       if (hour < from) continue;
       for (const [providerId, seriesOf] of providers) {
         for (const series of seriesOf.values()) {
-          const name = by === "agent" ? series.agent : by === "provider" ? providerId : series.model;
+          const name = groupName(by, providerId, series, hour, dateOf);
           let sum = groups.get(name);
           if (!sum) groups.set(name, (sum = emptyCount()));
           addInto(sum, series);
@@ -133,12 +135,7 @@ export class UsageLedger {
         }
       }
     }
-    const sorted = [...groups].sort(([, a], [, b]) => tokenTotal(b) - tokenTotal(a) || b.requests - a.requests);
-    return sorted.map(([name, count]) => ({
-      [by === "provider" ? "providerId" : by]: name,
-      ...copyCount(count),
-      ...(allOnPlan.get(name) ? { apiEquivalent: true as const } : {}),
-    }));
+    return usageRows(groups, by, allOnPlan);
   }
 
   /** Per provider and agent since `sinceOf(providerId)`: what an agent's entry shows. */
@@ -249,4 +246,15 @@ export interface StoredRow extends UsageCount {
   agent: string;
   model: string;
   project?: string;
+}
+
+function groupName(by: UsageGroup, providerId: string, series: Series, hour: number, dateOf: (at: number) => string): string {
+  switch (by) {
+    case "agent": return series.agent;
+    case "provider": return providerId;
+    case "model": return series.model;
+    case "project": return series.project ?? UNKNOWN_PROJECT;
+    case "day": return dateOf(hour);
+    case "hour": return String(hour);
+  }
 }

@@ -4,7 +4,7 @@
 // counter, both on disk in `<dataDir>/usage/` (usage-files.ts), and the price book (what it
 // cost, electron/agents/prices.ts).
 import type { AgentEntry, AgentsView, TokenCounts, UsageView } from "../../shared/agents";
-import { AGENTS_SHOWN_MAX, USAGE_HOURS } from "../../shared/agents";
+import { AGENTS_SHOWN_MAX, USAGE_HOURS, usageSpanConflict } from "../../shared/agents";
 import type { Admission, LeaseOutcome, PlanWindow } from "../../shared/types";
 import { identify, type AgentIdentity } from "../agents/agent-identity";
 import { AgentTracker, type PoolView } from "../agents/agent-tracker";
@@ -16,8 +16,10 @@ import { openUsageFiles, type UsageFiles } from "../agents/usage-files";
 import { HOUR_MS, UsageLedger } from "../agents/usage-ledger";
 import { windowShares } from "../agents/window-share";
 import type { Clock } from "../engine/clock";
+import { localDay } from "../engine/local-day";
 import type { AcquireInput } from "./lease-service";
 import type { Input } from "./operation-input";
+import { ServiceError } from "./service-error";
 
 export interface AgentsDeps {
   clock: Clock;
@@ -145,10 +147,26 @@ export class AgentsService {
     return { agents: this.withPlans(agents, used, now), ...(omitted > 0 ? { omitted } : {}) };
   }
 
-  usage({ hours = USAGE_HOURS.default, by = "agent" }: Input<"usage">): UsageView {
+  /**
+   * SPEC §9: `hours` counts back from now over the hourly buckets; `days` starts at the local
+   * midnight N−1 dates ago and reads the per-day counter (exact at a +5:30 zone's midnight),
+   * except by model and hour, which only the hours hold (from the hour that midnight falls in).
+   */
+  usage(input: Input<"usage">): UsageView {
+    const conflict = usageSpanConflict(input);
+    if (conflict !== undefined) throw new ServiceError("invalid_input", conflict);
+    const { by = "agent" } = input;
     const until = this.deps.clock.now();
-    const since = until - hours * HOUR_MS;
-    return { since, until, rows: this.ledger.rows(since, by, (providerId) => this.onPlan(providerId)) };
+    const onPlan = (providerId: string) => this.onPlan(providerId);
+    if (input.days === undefined) {
+      const since = until - (input.hours ?? USAGE_HOURS.default) * HOUR_MS;
+      return { since, until, rows: this.ledger.rows(since, by, onPlan) };
+    }
+    const days = [localDay(until)];
+    while (days.length < input.days) days.unshift(localDay(days[0]!.start - 1));
+    const since = days[0]!.start;
+    const rows = by === "model" || by === "hour" ? this.ledger.rows(since, by, onPlan) : this.days.rows(days.map((day) => day.date), by, onPlan);
+    return { since, until, rows };
   }
 
   private onPlan(providerId: string): boolean {

@@ -13,6 +13,7 @@ import { NeedsYou } from "./NeedsYou";
 import { PresetButtons } from "./PresetButtons";
 import { ProviderList } from "./ProviderList";
 import { RoutesPanel } from "./RoutesPanel";
+import { TodayPanel } from "./TodayPanel";
 import { TokenRefused } from "./TokenRefused";
 import { TopBar } from "./TopBar";
 
@@ -44,6 +45,7 @@ export function App() {
               <div className="lower">
                 <RoutesPanel />
                 <ActivityList />
+                {hasProviders && <TodayPanel />}
                 {/* Once providers exist: the presets not added yet and the agents to connect. */}
                 {hasProviders && (
                   <>

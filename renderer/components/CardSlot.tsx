@@ -17,7 +17,7 @@ function gateText(gate: UsageGateReading): string {
 
 function NowRow({ entry }: { entry: ConcurrencyStatusEntry }) {
   if (entry.paused && entry.pausedUntil !== undefined) {
-    return <PauseCountdown providerId={entry.providerId} pausedUntil={entry.pausedUntil} reason={entry.pauseReason} />;
+    return <PauseCountdown providerId={entry.providerId} pausedUntil={entry.pausedUntil} reason={entry.pauseReason} kind={entry.pauseKind} />;
   }
   if (entry.upstreamFailures) {
     const { count, lastError } = entry.upstreamFailures;

@@ -13,6 +13,7 @@ import { Explained } from "./Explained";
 import { LeaseList } from "./LeaseList";
 import { SettingField } from "./SettingField";
 import { LoadChart } from "./LoadChart";
+import { BudgetMeter } from "./BudgetMeter";
 import { PlanMeters } from "./PlanMeters";
 import { RemoveProvider } from "./RemoveProvider";
 import { ShareSwitch } from "./ShareSwitch";
@@ -181,6 +182,8 @@ function DetailsPanel({ entry }: { entry: ConcurrencyStatusEntry }) {
       </dl>
       {entry.windows && <PlanMeters entry={entry} all />}
       <UpstreamMeters entry={entry} />
+      {/* Without windows the plan meters are not shown here, so the budget has its own row. */}
+      {!entry.windows && entry.budget && <div className="meters"><BudgetMeter entry={entry} /></div>}
       <LoadChart providerId={providerId} limit={entry.limit} height={140} />
       <LeaseList providerId={providerId} />
       <Settings entry={entry} />

@@ -12,16 +12,25 @@ interface PauseProps {
   pausedUntil: number;
   /** SPEC §1 `pauseReason`, in words, when the host says why (e.g. the upstream's own reading). */
   reason?: string | undefined;
+  /** SPEC §8/§9: `budget` when the daily budget was reached (the reason names the amount). */
+  kind?: "window" | "budget" | undefined;
 }
 
-export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) {
+export function PauseCountdown({ providerId, pausedUntil, reason, kind }: PauseProps) {
   const intents = useIntents();
   const { error, busy, run } = useAction();
   const now = useNow(500);
   // A 429 pause is the usual one; other reasons (the provider's own headers) are named. A used-up
   // window is named by the chip beside the id (`5h used up · 15:00`): here it is only "window".
   // Short by design: the line and Resume now share a card row of two lines (SPEC §4).
-  const why = reason === undefined || /\b429\b/.test(reason) ? "Paused after a 429" : /window used up/.test(reason) ? "Paused: window used up" : `Paused: ${reason}`;
+  const why =
+    kind === "budget"
+      ? "Paused: daily budget reached"
+      : reason === undefined || /\b429\b/.test(reason)
+        ? "Paused after a 429"
+        : /window used up/.test(reason)
+          ? "Paused: window used up"
+          : `Paused: ${reason}`;
   async function resume(event: MouseEvent<HTMLButtonElement>): Promise<void> {
     const card = regionOf(event.currentTarget);
     const result = await run(intents.resume(providerId));

@@ -1,13 +1,15 @@
 // SPEC §8's plan windows as thin meters (the binding one first), in a slot of fixed height;
 // without windows the slot shows the provider's own rate-limit readings, else the wait times.
 // Each meter carries its pace (SPEC §4): a mark where the window's time has got to, amber
-// when use runs ahead of it, and the same in words on hover and for screen readers.
+// when use runs ahead of it, and the same in words on hover and for screen readers. A daily
+// budget (SPEC §9) takes the slot's last row on the card (all rows in the details).
 import type { ConcurrencyStatusEntry, PlanWindow } from "../../shared/types";
 import { windowName } from "../../shared/attention-words";
 import { formatDuration } from "../../shared/duration";
 import { paceWords, windowPace } from "../../shared/window-pace";
 import { formatTimeOfDay } from "../format";
 import { useNow } from "../hooks/use-now";
+import { BudgetMeter } from "./BudgetMeter";
 import { UpstreamMeters } from "./UpstreamMeters";
 
 /** A 5-hour window's 1 % is 3 minutes: a mark re-placed twice a minute never lags visibly. */
@@ -56,26 +58,30 @@ function WindowMeter({ providerId, window, now }: { providerId: string; window: 
 export function PlanMeters({ entry, all = false }: { entry: ConcurrencyStatusEntry; all?: boolean }) {
   const windows = entry.windows ?? [];
   const now = useNow(PACE_TICK_MS, windows.length > 0);
+  // The slot keeps its height: a budget row takes the place of the last window or reading.
+  const rows = all ? undefined : entry.budget ? ROWS - 1 : ROWS;
   if (windows.length > 0) {
     const shown = ordered(windows);
     return (
       <div className="meters plan-meters" role="group" aria-label={`Plan windows for ${entry.providerId}`}>
-        {(all ? shown : shown.slice(0, ROWS)).map((window) => (
+        {shown.slice(0, rows).map((window) => (
           <WindowMeter key={window.name} providerId={entry.providerId} window={window} now={now} />
         ))}
+        <BudgetMeter entry={entry} />
       </div>
     );
   }
   if (entry.upstreamLimits) {
     return (
       <div className="plan-meters">
-        <UpstreamMeters entry={entry} rows={all ? undefined : ROWS} />
+        <UpstreamMeters entry={entry} rows={rows} />
+        <BudgetMeter entry={entry} />
       </div>
     );
   }
   return (
     <div className="plan-meters muted">
-      <p>no plan windows seen yet</p>
+      {entry.budget ? <BudgetMeter entry={entry} /> : <p>no plan windows seen yet</p>}
       <p>cooldown {formatDuration(entry.cooldownMs)} after each release</p>
     </div>
   );

@@ -23,6 +23,15 @@ export function StateChip({ entry }: { entry: ConcurrencyStatusEntry }) {
       </span>
     );
   }
+  if (entry.paused && entry.pauseKind === "budget") {
+    // A budget pause lasts until midnight: a clock, not a countdown of hours, and worded as what it is.
+    const until = entry.pausedUntil === undefined ? "" : ` · ${formatTimeOfDay(entry.pausedUntil)}`;
+    return (
+      <span className="chip chip-alert" title={entry.pauseReason ?? "daily budget reached; resets at midnight"}>
+        {`budget reached${until}`}
+      </span>
+    );
+  }
   if (entry.paused && entry.pausedUntil !== undefined) return <PausedChip until={entry.pausedUntil} />;
   if (entry.waitReason?.startsWith("holding new agents")) return <span className="chip chip-warn">holding new agents</span>;
   if (entry.waitReason) return <span className="chip chip-warn">held back</span>;

@@ -79,6 +79,8 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
     connectAgent: (agent: string, dryRun: boolean) => bridge.invoke("connection:connect", { agent, ...(dryRun ? { dryRun } : {}) }),
     disconnectAgent: (agent: string) => bridge.invoke("connection:disconnect", { agent }),
     resetRoute: (route: RouteKey) => bridge.invoke("route:reset", route),
+    /** SPEC §4 Today: what the agents used since local midnight, by agent, project or hour. */
+    usageToday: (by: "agent" | "project" | "hour") => bridge.invoke("usage:get", { by, days: 1 }),
     /** The chart's range; the host's history for it replaces what the window sampled itself. */
     showChart: async (minutes: ChartMinutes) => {
       store.setState({ chartMinutes: minutes });

@@ -19,11 +19,11 @@ test("agents and usage print tables, --json the API's answer, and a bad --hours 
 
   const agents = await runCli(["agents"], env);
   expect(agents.code).toBe(0);
-  expect(agents.stdout).toMatch(/^AGENT\s+PROVIDER\s+STATE\s+SEEN\s+PID\s+REQUESTS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\n/);
-  expect(agents.stdout).toMatch(/\nreviewer\s+anthropic\s+idle\s+.+? ago\s+-\s+1\s+10\s+3\s+0\s+0\n/);
+  expect(agents.stdout).toMatch(/^AGENT\s+PROVIDER\s+STATE\s+SEEN\s+PID\s+REQUESTS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\s+COST\n/);
+  expect(agents.stdout).toMatch(/\nreviewer\s+anthropic\s+idle\s+.+? ago\s+-\s+1\s+10\s+3\s+0\s+0\s+\$0\.00 \+ 1 unpriced\n/);
 
   const usage = await runCli(["usage", "--by", "model", "--hours", "24"], env);
-  expect(usage.stdout).toMatch(/^MODEL\s+REQUESTS\s+429S\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\nclaude-test\s+1\s+0\s+0\s+10\s+3\s+0\s+0\n/);
+  expect(usage.stdout).toMatch(/^MODEL\s+REQUESTS\s+429S\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\s+COST\nclaude-test\s+1\s+0\s+0\s+10\s+3\s+0\s+0\s+\$0\.00 \+ 1 unpriced\n/);
   const json = JSON.parse((await runCli(["usage", "--json"], env)).stdout) as { rows: unknown[] };
   expect(json.rows).toEqual([{ agent: "reviewer", requests: 1, rateLimited: 0, errors: 0, tokens: { input: 10, output: 3, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, unpriced: 1 }]);
 
