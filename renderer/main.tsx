@@ -8,6 +8,7 @@ import { connectStore } from "./store/connect-store";
 import { createHeadroomStore } from "./store/headroom-store";
 import { createIntents } from "./store/intents";
 import "./styles.css";
+import "./regions.css";
 
 const { bridge, tokenGiven } = chooseBridge();
 const store = createHeadroomStore();
