@@ -43,6 +43,10 @@ export const probingReason = (label: string): string =>
 export const holdReason = (label: string, percent: number): string =>
   `holding new agents: ${label} at ${Math.floor(percent)} %`;
 
-/** The body of the 429 the proxy answers for the provider while a window is used up. */
+/**
+ * The body of the 429 the proxy answers for the provider while a window is used up (SPEC §8
+ * "Honest refusals"): they are refused, not held, and a headless agent learns how to wait.
+ */
 export const proxyRefusal = (providerId: string, label: string, resetsAt: number, now: number): string =>
-  `${providerId}'s ${label} is used up; it resets at ${localTime(resetsAt, now)}. Headroom holds requests until then.`;
+  `${providerId}'s ${label} is used up; it resets at ${localTime(resetsAt, now)}. ` +
+  "New requests are refused until then; a headless agent can wait for it with headroom run --resume.";

@@ -39,7 +39,10 @@ test("a drained 5-hour window: the 429 passes on, the next request is refused at
   expect(refused.headers.get("x-headroom-error")).toBe("usage_limit_reached");
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   expect(refused.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
-  expect(JSON.stringify(refused.json())).toContain("5-hour window is used up");
+  // Honest (SPEC §8): refused, not held, and how a headless agent waits for the reset.
+  expect((refused.json() as { error: { message: string } }).error.message).toMatch(
+    /^Headroom: anthropic's 5-hour window is used up; it resets at \d\d:\d\d\. New requests are refused until then; a headless agent can wait for it with headroom run --resume\.$/,
+  );
   expect(h.fake.stats.generations).toBe(generations); // nothing reached the provider
 
   // An API waiter keeps waiting through the pause: at the reset it is the one admission that goes first.
