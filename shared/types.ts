@@ -47,6 +47,10 @@ export interface WaitingView {
   since: number;
   /** SPEC §7: the host the waiter is on, for a shared provider. */
   host?: string;
+  /** SPEC §8: a `headroom run --resume` waiting out a window; goes before other waiters. */
+  resuming?: true;
+  /** Why a resuming waiter waits: `resumes after the 5-hour window resets at 15:00`. */
+  waitReason?: string;
 }
 
 /** SPEC §3 leases: a held lease plus, for a shared provider, the host that holds it (§7). */

@@ -66,7 +66,8 @@ export class Admission implements WaiterOwner {
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const { windows } = this.deps.parts;
     const now = this.deps.clock.now();
-    const holdable = windows.holdable(options.proxied === true, options.agentId);
+    // A resuming run already had its turn: the hold never holds it back (SPEC §8).
+    const holdable = options.resume !== true && windows.holdable(options.proxied === true, options.agentId);
     // No barging: a free slot goes to a newcomer only when nobody is queued for it.
     if (this.queue.size === 0 && this.hasFreeSlot(now) && !(holdable && windows.holding(now))) {
       const lease = this.admit(options.agentId, options.ttlMs, now, now);

@@ -61,6 +61,11 @@ export interface AcquireOptions {
   ttlMs?: number;
   /** A gated proxy request: a window hold lets it through when its agent is at work (SPEC §8). */
   proxied?: boolean;
+  /**
+   * A `headroom run --resume` waiting out a window (SPEC §8): admitted before every other
+   * waiter, in the order they stopped, after the reset's probe; never held by the hold.
+   */
+  resume?: boolean;
 }
 
 export interface Lease {

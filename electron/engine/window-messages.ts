@@ -50,3 +50,7 @@ export const holdReason = (label: string, percent: number): string =>
 export const proxyRefusal = (providerId: string, label: string, resetsAt: number, now: number): string =>
   `${providerId}'s ${label} is used up; it resets at ${localTime(resetsAt, now)}. ` +
   "New requests are refused until then; a headless agent can wait for it with headroom run --resume.";
+
+/** Why a `headroom run --resume` waits (SPEC §8): shown on its waiter and in the status. */
+export const resumeReason = (label: string, resetsAt: number, now: number): string =>
+  `resumes after the ${label} resets at ${localTime(resetsAt, now)}`;

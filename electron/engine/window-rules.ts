@@ -120,10 +120,16 @@ export class WindowRules implements PoolWindows {
     return { retryAfterS, message: say.proxyRefusal(this.providerId, paused.label, paused.until, now) };
   }
 
-  /** The status's `waitReason` while waiters are held, or wait for the probe at a window's reset. */
-  waitFields(queued: boolean, heldWaiters: boolean, now: number): { waitReason?: string } {
+  /** Why a resuming waiter waits, while a used-up window pauses the provider. */
+  resumeReason(now: number): string | undefined {
+    const paused = this.pause.pause(now);
+    return paused && say.resumeReason(paused.label, paused.until, now);
+  }
+
+  /** The status's `waitReason` while waiters are held, wait for the probe at a window's reset, or resume after it. */
+  waitFields(queued: boolean, heldWaiters: boolean, now: number, resuming = false): { waitReason?: string } {
     const probing = queued ? this.pause.probing() : undefined;
-    const reason = probing ?? (heldWaiters ? this.holdReason(now) : undefined);
+    const reason = probing ?? (resuming ? this.resumeReason(now) : undefined) ?? (heldWaiters ? this.holdReason(now) : undefined);
     return reason === undefined ? {} : { waitReason: reason };
   }
 

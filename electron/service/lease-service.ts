@@ -24,6 +24,8 @@ export interface AcquireInput {
   signal?: AbortSignal;
   /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
   expires?: boolean;
+  /** SPEC §8: a `headroom run --resume` waiting out a window. */
+  resume?: boolean;
 }
 
 export interface LeaseServiceDeps {
@@ -127,6 +129,7 @@ export class LeaseService {
         ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...(input.resume === true ? { resume: true } : {}),
         // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
         ...(input.expires === false ? { proxied: true } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
       });
