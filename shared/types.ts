@@ -53,8 +53,14 @@ export interface WaitingView {
   waitReason?: string;
 }
 
-/** SPEC §3 leases: a held lease plus, for a shared provider, the host that holds it (§7). */
-export type HeldLeaseView = HeldLease & { host?: string };
+/** What refused a request riding a held lease (SPEC §8): `headroom run --resume` waits it out. */
+export type StopKind = "window" | "budget";
+
+/**
+ * SPEC §3 leases: a held lease plus, for a shared provider, the host that holds it (§7), and
+ * `stoppedBy` once a request riding it was refused by a used-up window or a budget (§8).
+ */
+export type HeldLeaseView = HeldLease & { host?: string; stoppedBy?: StopKind };
 
 export interface LeasesView {
   held: HeldLeaseView[];

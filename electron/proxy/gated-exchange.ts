@@ -74,7 +74,10 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   const { body } = read;
   // A used-up plan window: answered at once, nothing reaches the provider (SPEC §8).
   const usedUp = service.windowRefusal(providerId);
-  if (usedUp) return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
+  if (usedUp) {
+    if (input.rideOn !== undefined) service.stoppedOn(input.rideOn, "window");
+    return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
+  }
 
   // A client that hangs up while queued leaves the queue (the pool drops aborted waiters).
   // Watched only once it queues: most requests find a slot free, and an AbortController per
@@ -155,6 +158,8 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
         noteUnreached(service, providerId, ending);
         const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
         end.finish(verdict);
+        // The provider refused it by a window (it pauses now): the lease's run may wait it out (SPEC §8).
+        if (input.rideOn !== undefined && verdict.lease === "rate_limited" && service.windowRefusal(providerId)) service.stoppedOn(input.rideOn, "window");
         const tokens = usage.usage;
         service.countAnswer({ providerId, ...who, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
         resolve();

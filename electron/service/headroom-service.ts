@@ -25,6 +25,7 @@ import type {
   RouteRefusal,
   RoutesView,
   SeriesResponse,
+  StopKind,
   UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
@@ -200,7 +201,7 @@ export class HeadroomService implements OperationService {
   cooldown(input: Input<"cooldown">): CooldownView { return this.views.cooldown(input); }
   providerConfig(input: Input<"providerConfig">): ProviderConfigView { return this.views.providerConfig(input); }
   hasProvider(providerId: string): boolean { return this.providers.has(providerId); }
-  leases(input: Input<"leases">): LeasesView { return this.views.leases(input); }
+  leases(input: Input<"leases">): LeasesView { return this.leaseService.withStops(this.views.leases(input)); }
   routes(): RoutesView { return this.routeService.view(); }
 
   historyEvents(): { events: HistoryEvent[] } { return { events: this.events.newestFirst() }; }
@@ -248,6 +249,8 @@ export class HeadroomService implements OperationService {
   /** A proxy request rides on a held lease of this provider (SPEC §6); false = gate it normally. */
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
+  /** SPEC §8: a request riding the lease was refused by a used-up window; `run --resume` reads it. */
+  stoppedOn(leaseId: string, kind: StopKind): void { this.leaseService.stoppedOn(leaseId, kind); }
 
   // ── what the proxy reads from upstreams (electron/service/upstream-readings.ts) ──
 

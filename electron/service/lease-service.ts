@@ -1,7 +1,7 @@
 // The lease operations of SPEC §3 and the proxy's lease rides (SPEC §6), as the service offers
 // them: the lease book says which provider holds which lease, the journal keeps held API leases
 // on disk, and an admission is answered only once it is saved.
-import type { Admission, HistoryEvent } from "../../shared/types";
+import type { Admission, HistoryEvent, LeasesView, StopKind } from "../../shared/types";
 import type { Clock } from "../engine/clock";
 import type { AcquireResult, ProviderPool } from "../engine/pool-types";
 import type { SettingsStore } from "../settings/settings-store";
@@ -203,6 +203,21 @@ export class LeaseService {
     // Unguarded: a ride that ends while the host closes must still settle its route claim.
     pool.heartbeat(leaseId);
     return true;
+  }
+
+  /** A request riding the lease was refused by a used-up window or a budget (SPEC §8 `stoppedBy`). */
+  stoppedOn(leaseId: string, kind: StopKind): void {
+    this.book.stop(leaseId, kind);
+  }
+
+  /** The leases answer with each held lease's `stoppedBy`. */
+  withStops(view: LeasesView): LeasesView {
+    if (!view.held.some((lease) => this.book.stoppedBy(lease.leaseId) !== undefined)) return view;
+    const held = view.held.map((lease) => {
+      const stoppedBy = this.book.stoppedBy(lease.leaseId);
+      return stoppedBy === undefined ? lease : { ...lease, stoppedBy };
+    });
+    return { ...view, held };
   }
 
   /** A 429 on a ride: pauses and may reduce as the lease's release would; the lease stays held. */
