@@ -109,6 +109,10 @@ export class LeaseService {
       }
     }
     this.deps.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
+    if (input.resume === true) {
+      const who = input.agentId ?? "an agent";
+      this.deps.onEvent({ kind: "resumed", providerId: lease.providerId, message: `${who} resumes on ${lease.providerId} (headroom run --resume)` });
+    }
     return {
       leaseId: lease.leaseId,
       providerId: lease.providerId,
