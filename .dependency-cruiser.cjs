@@ -46,10 +46,17 @@ module.exports = {
     {
       name: "cli-is-a-client",
       comment:
-        "The `headroom` command talks to the host over HTTP: of our code it uses shared/ and the data folder's read side (electron/data-folder), never the host, the service or the engine.",
+        "The `headroom` command talks to the host over HTTP: of our code it uses shared/, the data folder's read side (electron/data-folder) and the agents' configuration edits (electron/connect, SPEC §10: the CLI edits its own user's files), never the host, the service or the engine.",
       severity: "error",
       from: { path: "^cli/" },
-      to: { path: "^electron/", pathNot: "^electron/data-folder/" },
+      to: { path: "^electron/", pathNot: "^electron/(data-folder|connect)/" },
+    },
+    {
+      name: "connect-stands-alone",
+      comment: "electron/connect/ edits agents' files for the host and for the CLI alike: of our code it uses shared/ only.",
+      severity: "error",
+      from: { path: "^electron/connect/" },
+      to: { path: "^(electron|renderer|cli)/", pathNot: "^electron/connect/" },
     },
     {
       name: "data-folder-stands-alone",

@@ -48,7 +48,7 @@ export const headroom: Contender = {
   },
 };
 
-/** The host's own lease ids (a random prefix and a counter); shown apart so the id source's cost is visible. */
+/** The host's own lease ids (128 random bits, drawn 4 KiB at a time); shown apart so the id source's cost is visible. */
 export const headroomUuid: Contender = {
   name: "headroom engine, the host's lease ids",
   limiter: (limit) => poolLimiter(limit, leaseIdSource()),

@@ -3,8 +3,12 @@
 export const EXIT = {
   ok: 0,
   usage: 64,
+  /** SPEC §10: an agent's configuration file that does not parse. */
+  dataError: 65,
   unavailable: 69,
   software: 70,
+  /** SPEC §10: an agent's configuration file that cannot be written. */
+  cantCreate: 73,
   queueTimeout: 75,
   tokenRefused: 77,
 } as const;

@@ -1,5 +1,6 @@
 // Turns anything a command throws into one line a person can act on and an exit status.
 import { ApiError } from "../shared/api-client";
+import { ConnectError } from "../electron/connect/connect-error";
 import type { Connection } from "./connection";
 import { EXIT, UsageError } from "./exit-codes";
 
@@ -37,7 +38,13 @@ function apiFailure(error: ApiError, connection: Connection | undefined): Failur
         ),
       };
     case "invalid_input":
+    case "unknown_agent":
+    case "config_conflict":
       return { exitCode: EXIT.usage, message: error.message };
+    case "config_unparsable":
+      return { exitCode: EXIT.dataError, message: error.message };
+    case "config_unwritable":
+      return { exitCode: EXIT.cantCreate, message: error.message };
     default:
       return { exitCode: EXIT.software, message: `Headroom at ${url} answered ${error.status} ${error.code}: ${error.message}` };
   }
@@ -49,5 +56,7 @@ export function describeFailure(error: unknown, connection: Connection | undefin
     return { exitCode: EXIT.usage, message: `${error.message}\nRun \`${help}\` for usage.` };
   }
   if (error instanceof ApiError) return apiFailure(error, connection);
+  // The connect code runs in the CLI too (SPEC §10): its refusals read like the API's.
+  if (error instanceof ConnectError) return apiFailure(new ApiError(0, error.code, error.message), connection);
   return { exitCode: EXIT.software, message: `unexpected error: ${(error as Error).stack ?? String(error)}` };
 }

@@ -1,4 +1,15 @@
 // What `headroom --help` and `headroom <command> --help` print.
+import { SETTINGS, SETTING_NAMES, type SettingName } from "../shared/provider-settings";
+import { argumentOf, rangeOf, shownValue, type Setting } from "../shared/setting";
+
+/** One plain setting's paragraph: its verb, what it does, its bounds and default (shared/provider-settings.ts). */
+function settingHelp(name: SettingName): string {
+  const item: Setting = SETTINGS[name];
+  const range = rangeOf(item);
+  const bounds = item.control === "choice" ? "" : ` (${shownValue(item, range.min)} to ${shownValue(item, range.max)})`;
+  const byDefault = item.implied === undefined ? "off by default" : `default ${shownValue(item, item.implied)}`;
+  return `${item.words.verb}: ${item.words.label.toLowerCase()}${bounds}, ${byDefault}. ${item.words.help}`;
+}
 const ENVIRONMENT = `Environment:
   HEADROOM_URL       the host's API (default http://127.0.0.1:7411)
   HEADROOM_TOKEN     the API token; else the api-token file in the data folder
@@ -25,12 +36,18 @@ Commands:
                                         tokens used through the proxy (default: 5 h, by agent)
   statusline [--provider <id>] [--then '<command>']
                                         one line for Claude Code's statusLine setting
+  connect [<agent>]                     point claude, codex, gemini or opencode at Headroom;
+                                        alone, list the agents and their connections
+  disconnect <agent>                    undo connect (byte for byte when nothing else changed)
+  env [--provider <id>]                 export lines for this shell: eval "$(headroom env)"
+  doctor                                check the host, proxy, upstreams and agents
 
 Options: --json (machine-readable output), --help (this text, or a command's).
 
 ${ENVIRONMENT}
 
-Exit status: 0 ok; 64 usage; 69 host unavailable; 70 unexpected answer; 75 queue timeout;
+Exit status: 0 ok; 64 usage; 65 a configuration file that does not parse; 69 host
+unavailable; 70 unexpected answer; 73 a file that cannot be written; 75 queue timeout;
 77 token refused. \`run\` otherwise exits with its command's status.
 `;
 
@@ -97,24 +114,54 @@ Shows or sets how long a released slot rests before the next agent may take it
 (0 to 600000 ms, default 350), covering the provider's accounting lag.
 `,
   providers: `Usage: headroom providers [--json]
-       headroom providers add <id> <limit>
+       headroom providers add <id> [<limit>] [--upstream <url>]
        headroom providers remove <id>
        headroom providers upstream <id> <url|none>
-       headroom providers hold <id> <percent|off>
        headroom providers share <id>
        headroom providers unshare <id>
+${SETTING_NAMES.map((name) => `       headroom providers ${SETTINGS[name].words.verb} <id> <${argumentOf(SETTINGS[name])}>`).join("\n")}
 
 Lists providers with limit, cooldown, upstream and whether they are shared; adds one (ids:
-lowercase letters, digits, '.', '_', '-'); removes one (its waiters are turned away); sets
+lowercase letters, digits, '.', '_', '-'; a preset id — anthropic, openai, chatgpt, gemini,
+openrouter — without a limit takes the preset's limit and upstream); removes one (its waiters are turned away); sets
 or clears the upstream base URL the gating proxy forwards to.
 
-hold makes new agents wait while a plan window (Claude's 5-hour or weekly, Codex's primary or
-secondary) is at least <percent> full (1 to 100); agents already at work keep going. off ends it.
+${SETTING_NAMES.map((name) => settingHelp(name)).join("\n")}
 
 share keeps the provider's limit, queue and pauses on Redis, so every host on the same
 Redis (and prefix) that shares the same id holds one limit across machines; the host must
 be started with HEADROOM_REDIS_URL. unshare makes it local again, keeping Redis's current
 settings.
+`,
+  connect: `Usage: headroom connect [--json]
+       headroom connect <agent> [--provider <id>] [--dry-run] [--yes] [--replace] [--login chatgpt|api-key]
+
+Alone: lists the agents (claude, codex, gemini, opencode), whether each is installed, and
+whether it is connected and to which provider.
+
+With an agent: edits that agent's own configuration so every later run goes through the
+running host's proxy (docs/connect.md shows each edit). Shows the change and asks first;
+--yes applies it without asking (needed off a terminal), --dry-run only shows it.
+--provider picks the provider (default: the agent's preset, created when missing);
+--replace points an agent that uses another base URL at Headroom instead; --login forces
+Codex's ChatGPT login or API key. A connected agent needs Headroom running.
+`,
+  disconnect: `Usage: headroom disconnect <agent> [--dry-run] [--yes]
+
+Undoes connect: restores the file byte for byte when nothing else changed it since (deleting
+it when connect created it); otherwise removes only what connect added.
+`,
+  env: `Usage: headroom env [--provider <id>]
+
+Prints export lines for this shell only (eval "$(headroom env)"): with --provider, the base
+URL variables its agents read; without, one per variable for the providers named anthropic,
+openai and gemini that exist. Nothing is written.
+`,
+  doctor: `Usage: headroom doctor
+
+Checks the host, its proxy, each provider's upstream (a connection within 3 s) and each
+agent's connection; prints ok, warn or fail lines with what to do. Exit status 1 when
+something fails.
 `,
   resume: `Usage: headroom resume <id> [--json]
 

@@ -17,6 +17,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import("./commands/agents")).agentsCommand,
   usage: async () => (await import("./commands/agents")).usageCommand,
   statusline: async () => (await import("./statusline/statusline-command")).statuslineCommand,
+  // The connect code (jsonc-parser, smol-toml) is loaded only by the commands that use it.
+  connect: async () => (await import("./commands/connect")).connectCommand,
+  disconnect: async () => (await import("./commands/connect")).disconnectCommand,
+  env: async () => (await import("./commands/env")).envCommand,
+  doctor: async () => (await import("./commands/doctor")).doctorCommand,
 };
 
 const asksHelp = (argv: string[]) => argv.includes("--help") || argv.includes("-h");

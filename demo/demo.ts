@@ -11,7 +11,9 @@ import { runAgent, type AgentTally } from "./simulated-agent";
 import { DEFAULT_PORTS } from "../shared/limits";
 
 export const DEMO_PROVIDER = "demo-anthropic";
-const MODELS = ["claude-demo-sonnet", "claude-demo-haiku"];
+// Real model names, so the price library prices the demo's answers and the window shows costs
+// (API-equivalent: the fake provider sends plan-window readings) and each agent's window share.
+const MODELS = ["claude-sonnet-4-5", "claude-haiku-4-5"];
 /**
  * Who the simulated agents pretend to be (SPEC §9): a name and a project each, so the agents
  * list tells them apart. They run inside the demo's own process, which Headroom never counts

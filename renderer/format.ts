@@ -8,6 +8,13 @@ export function formatClock(epochMs: number): string {
   return CLOCK.format(epochMs);
 }
 
+const CLOCK_SHORT = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** `14:05`: where a row has no room for the seconds (a card's holders); the title keeps them. */
+export function formatClockShort(epochMs: number): string {
+  return CLOCK_SHORT.format(epochMs);
+}
+
 const TIME_OF_DAY = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit" });
 const DAY_AND_TIME = new Intl.DateTimeFormat([], { weekday: "short", hour: "2-digit", minute: "2-digit" });
 

@@ -27,6 +27,9 @@ export async function buildCli() {
     bundle: true,
     platform: "node",
     format: "esm",
+    // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot bundle into
+    // ESM; its `module` build is plain ESM.
+    mainFields: ["module", "main"],
     target: "node20",
     logLevel: "warning",
     legalComments: "none",

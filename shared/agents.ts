@@ -32,6 +32,20 @@ export interface AgentEntry {
   requests: number;
   /** In the provider's binding window when known, else the last 5 h. */
   tokens: TokenCounts;
+  /** What those tokens cost, US dollars (0 when nothing was priced). */
+  costUsd: number;
+  /** Requests whose model has no price: their tokens count, their cost does not. */
+  unpriced: number;
+  /** The provider is on a plan: the cost is what the same tokens would cost on the API. */
+  apiEquivalent?: true;
+  /** SPEC §9: an estimate of the agent's share of the provider's binding window. */
+  windowShare?: WindowShare;
+}
+
+/** `≈ 23 % of the 5-hour window`: the window's use times the agent's share of what was counted since it began. */
+export interface WindowShare {
+  window: string;
+  percent: number;
 }
 
 /** At most this many agents in one `/agents` snapshot or push (issue 32: 8,000 were 2.2 MB a push). */
@@ -53,6 +67,12 @@ export interface UsageRow {
   rateLimited: number;
   errors: number;
   tokens: TokenCounts;
+  /** US dollars; 0 when nothing was priced. */
+  costUsd: number;
+  /** Requests whose model has no price. */
+  unpriced: number;
+  /** Every provider in the row is on a plan: the cost is API-equivalent. */
+  apiEquivalent?: true;
 }
 
 export interface UsageView {
@@ -82,7 +102,7 @@ export const UsageQuery = Type.Object(
       ),
     ),
   },
-  { allowed: "a query with hours and by" },
+  { allowed: "a query with hours and by", additionalProperties: false },
 );
 
 export const noTokens = (): TokenCounts => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });

@@ -2,7 +2,7 @@
 // says in words which field, what is allowed and what came (`limit must be an integer from 1
 // to 10000 (got 1.5)`). Every schema leaf carries `allowed`, the phrase after "must be".
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { ValueError } from "@sinclair/typebox/errors";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { CONTROL_RANGES, INVISIBLE_RANGES } from "./tame";
 
@@ -102,13 +102,56 @@ export function check<S extends TSchema>(schema: S, value: unknown, root = "body
   if (forbidden !== undefined) {
     return { ok: false, field: forbidden, message: `${forbidden} is not allowed: a __proto__ or constructor.prototype key is never a field` };
   }
-  // Checked as it came (a record's bad key is an error, not something to drop), then again
-  // with only the keys the schema names, which is what goes on: so `{ "foo": 1 }` cannot pass
-  // for "sets threshold, cooldownMs or both".
+  // Checked as it came: an input's objects are closed (shared/fields.ts `object`), so a key
+  // the schema does not name is refused by name, never dropped. A copy goes on.
   if (!Value.Check(schema, value)) return refusal(schema, value, root);
-  const known = Value.Clean(schema, structuredClone(value));
-  if (!Value.Check(schema, known)) return refusal(schema, known, root);
-  return { ok: true, value: known as Static<S> };
+  return { ok: true, value: structuredClone(value) as Static<S> };
+}
+
+/**
+ * A file written by another Headroom (older or newer): keys this one does not know are dropped
+ * first, so only what it does know can make the file untrustworthy (SPEC §5 never refuses a
+ * user's file for a key). Defaults are filled, then the closed schema is checked.
+ */
+export function checkStored<S extends TSchema>(schema: S, value: unknown, root: string): Checked<Static<S>> {
+  const filled = Value.Default(schema, structuredClone(value));
+  // What it does hold is checked first, so a bad provider id is still a bad file, not dropped.
+  const lenient = check(opened(schema), filled, root);
+  if (!lenient.ok) return lenient;
+  return check(schema, Value.Clean(schema, filled), root);
+}
+
+const openedCache = new WeakMap<object, unknown>();
+
+/**
+ * The same schema with its objects open (unknown keys allowed): for what was stored, not sent.
+ * conf validates the file with it too. A record keeps its key pattern.
+ */
+export function opened<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(opened) as T;
+  if (typeof schema !== "object" || schema === null) return schema;
+  const cached = openedCache.get(schema);
+  if (cached !== undefined) return cached as T;
+  const copy: Record<string | symbol, unknown> = {};
+  // Own keys with symbols: TypeBox marks each schema's kind with one.
+  for (const key of Reflect.ownKeys(schema)) copy[key] = opened((schema as Record<string | symbol, unknown>)[key]);
+  if ("properties" in copy && copy.additionalProperties === false) delete copy.additionalProperties;
+  openedCache.set(schema, copy);
+  return copy as T;
+}
+
+/** `responseTimeoutMS is not a field of body; the fields allowed are …` (with a near miss named). */
+function unknownField(error: ValueError, root: string): string | undefined {
+  if (error.type !== ValueErrorType.ObjectAdditionalProperties) return undefined;
+  const properties = (error.schema as { properties?: Record<string, unknown> }).properties;
+  if (!properties) return undefined; // a record's key that does not fit: its `allowed` says what does
+  const field = fieldOf(root, error.path);
+  const owner = fieldOf(root, error.path.slice(0, error.path.lastIndexOf("/")));
+  const names = Object.keys(properties);
+  const key = field.slice(field.lastIndexOf(".") + 1);
+  const near = names.find((name) => name.toLowerCase() === key.toLowerCase());
+  const allowed = names.length > 0 ? `the fields allowed are ${names.join(", ")}` : "it takes no fields";
+  return `${field} is not a field of ${owner}; ${near ? `did you mean ${near}? ` : ""}${allowed}`;
 }
 
 function refusal(schema: TSchema, value: unknown, root: string): { ok: false; field: string; message: string } {
@@ -116,6 +159,8 @@ function refusal(schema: TSchema, value: unknown, root: string): { ok: false; fi
   if (!error) return { ok: false, field: root, message: `${root} is not valid` };
   const first = mostSpecific(error);
   const field = fieldOf(root, first.path);
+  const unknown = unknownField(first, root);
+  if (unknown !== undefined) return { ok: false, field, message: unknown };
   const allowed = first.schema.allowed;
   const message = allowed ? `${field} must be ${allowed} (got ${shown(first.value)})` : `${field}: ${first.message} (got ${shown(first.value)})`;
   return { ok: false, field, message };

@@ -29,6 +29,10 @@ export const PRELOAD_CHANNELS = [
   "series:get",
   "agents:get",
   "usage:get",
+  "presets:get",
+  "connections:get",
+  "connection:connect",
+  "connection:disconnect",
 ] as const satisfies readonly InvokeChannel[];
 type NotInPreload = Exclude<InvokeChannel, (typeof PRELOAD_CHANNELS)[number]>;
 const preloadIsComplete: [NotInPreload] extends [never] ? true : NotInPreload = true;

@@ -39,7 +39,7 @@ export type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown
 export const integer = (range: { min: number; max: number }) =>
   Type.Integer({ minimum: range.min, maximum: range.max, allowed: `an integer from ${range.min} to ${range.max}` });
 
-const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   Type.Union(
     values.map((value) => Type.Literal(value)),
     { allowed: `one of ${values.join(", ")}` },
@@ -70,9 +70,7 @@ export const Reason = text(500);
 export const HttpUrl = Type.String({ format: HTTP_URL_FORMAT, maxLength: 2048, allowed: "an http:// or https:// URL without credentials" });
 export const Limit = integer(LIMITS.limit);
 export const CooldownMs = integer(LIMITS.cooldownMs);
-export const ResponseTimeoutMs = integer(LIMITS.responseTimeoutMs);
 export const PollMs = integer(LIMITS.pollMs);
-export const HoldNewAtPercent = integer(LIMITS.holdNewAtPercent);
 export const Threshold = integer(LIMITS.threshold);
 export const BreakerCooldownMs = integer(LIMITS.breakerCooldownMs);
 export const Timestamp = Type.Number({ minimum: 0, allowed: "a time in epoch milliseconds" });
@@ -85,8 +83,14 @@ export const RouteOutcome = oneOf(ROUTE_OUTCOMES);
 export type LeaseOutcome = Static<typeof LeaseOutcome>;
 export type RouteOutcome = Static<typeof RouteOutcome>;
 
+/**
+ * Every object of an input is closed (SPEC §3): a field it does not name, at any depth, is
+ * refused by name (shared/check.ts), so a typo such as `responseTimeoutMS` never passes silently.
+ * Files on disk are read leniently all the same: their readers drop unknown keys first
+ * (`Value.Clean`), so an older or newer Headroom's file is never refused for a key.
+ */
 export const object = <P extends Parameters<typeof Type.Object>[0]>(properties: P, allowed = "a JSON object") =>
-  Type.Object(properties, { allowed });
+  Type.Object(properties, { allowed, additionalProperties: false });
 
 export const HeaderMap = Type.Record(
   Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),

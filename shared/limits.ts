@@ -8,11 +8,9 @@ export const LIMITS = {
   timeoutMs: { max: 86_400_000 },
   retryAfterMs: { max: 86_400_000 },
   leaseTtlMs: { min: 5_000, max: 3_600_000, default: 120_000 },
-  responseTimeoutMs: { min: 1_000, max: 3_600_000, default: 300_000 },
   /** SPEC §3 "Scale": how many providers a host keeps. */
   providers: { max: 1_000 },
   seriesMinutes: { min: 1, max: 60, default: 5 },
-  holdNewAtPercent: { min: 1, max: 100 },
 } as const;
 
 /** SPEC §5 default ports on 127.0.0.1: the API and window, and the gating proxy. */

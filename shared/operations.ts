@@ -5,6 +5,7 @@
 // A new operation: one row here, one service method, and the window's use of it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { UsageQuery, type AgentsView, type UsageView } from "./agents";
+import { ConnectBody, ConnectParams, type ConnectAnswer, type ConnectionEntry, type Preset } from "./presets";
 import {
   BreakerSettingsPatch,
   CooldownBody,
@@ -138,7 +139,28 @@ export const operations = {
   series: { http: ["GET", "/series"], query: SeriesQuery, returns: returns<SeriesResponse>(), service: "series", window: "series:get" },
   agents: { http: ["GET", "/agents"], returns: returns<AgentsView>(), service: "agents", window: "agents:get" },
   usage: { http: ["GET", "/usage"], query: UsageQuery, returns: returns<UsageView>(), service: "usage", window: "usage:get" },
+  // SPEC §10: presets and connecting agents.
+  presets: { http: ["GET", "/presets"], returns: returns<{ presets: Preset[] }>(), service: "presets", window: "presets:get" },
+  connections: {
+    http: ["GET", "/connections"], returns: returns<{ connections: ConnectionEntry[] }>(), service: "connections", window: "connections:get",
+  },
+  connectAgent: {
+    http: ["POST", "/connections/:agent"], params: ConnectParams, body: ConnectBody,
+    returns: returns<ConnectAnswer>(), service: "connectAgent", window: "connection:connect",
+  },
+  disconnectAgent: {
+    http: ["DELETE", "/connections/:agent"], params: ConnectParams,
+    returns: returns<ConnectAnswer>(), service: "disconnectAgent", window: "connection:disconnect",
+  },
 } as const satisfies Record<string, OperationRow>;
+
+/**
+ * SPEC §3: the first path segments that belong to the API. A path under one of them that names
+ * no endpoint is 404 `not_found` JSON (401 first without the token), never the window's page.
+ */
+export const API_SEGMENTS: ReadonlySet<string> = new Set([
+  "health", "concurrency", "routes", "agents", "usage", "events", "series", "metrics", "history", "host", "presets", "connections",
+]);
 
 type Operations = typeof operations;
 export type OperationName = keyof Operations;

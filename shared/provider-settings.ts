@@ -1,34 +1,102 @@
-// One provider's settings (SPEC §1, §5), and the only list of their fields. The stored record
-// and its type, its defaults, the configure patch (`PUT /concurrency/providers/:id`, IPC
+// One provider's settings (SPEC §1, §5, §8, §9), and the only list of their fields. The stored
+// record and its type, its defaults, the configure patch (`PUT /concurrency/providers/:id`, IPC
 // `provider:configure`), the view that answers it and the rules that apply a patch all come
-// from the schema below, so a new setting is one field here (docs/architecture.md).
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+// from the schema below. A plain setting (a number, a duration, a choice) is one SETTINGS entry:
+// its schema, its default and its words; the CLI's `providers <verb>` and the details panel's
+// field come from the entry too (docs/architecture.md "Adding a setting").
+import { Type, type Static, type TOptional, type TSchema } from "@sinclair/typebox";
 import { LIMITS } from "./limits";
 import {
   CooldownMs,
   Flag,
   HeaderMap,
-  HoldNewAtPercent,
   HttpUrl,
   Limit,
   PollMs,
-  ResponseTimeoutMs,
   canonicalUrl,
   defaulted,
+  integer,
   object,
+  oneOf,
   orNull,
   type DefaultedKeys,
 } from "./fields";
-
-/** `implied`: what an absent field means. It is not written into the file (see `compact`). */
-declare module "@sinclair/typebox" {
-  interface SchemaOptions {
-    implied?: unknown;
-  }
-}
+import { setting, type Setting } from "./setting";
 
 /** A field a file may lack: absent reads as `value`, and storing `value` leaves it out again, so older files stay as they are. */
 const implied = <S extends TSchema, V extends Static<S>>(schema: S, value: V): S & { implied: V } => ({ ...schema, implied: value });
+
+/**
+ * The plain settings, each kept on this host (SPEC §8 "Each host's settings"; a shared
+ * provider's daily budget is one for all hosts, which its rule keeps on Redis).
+ */
+export const SETTINGS = {
+  responseTimeoutMs: setting(integer({ min: 1_000, max: 3_600_000 }), {
+    control: "duration",
+    implied: 300_000,
+    words: {
+      label: "Response timeout",
+      help: "How long the proxy waits for the provider's next byte before it answers 504.",
+      verb: "timeout",
+      on: (shown) => `gives up on a silent provider after ${shown}`,
+      offText: "",
+    },
+  }),
+  holdNewAtPercent: setting(integer({ min: 1, max: 100 }), {
+    control: "number",
+    words: {
+      label: "Hold new agents at",
+      help: "New agents wait while a plan window is at least this full; agents already at work keep going.",
+      unit: "%",
+      verb: "hold",
+      on: (shown) => `holds new agents back while a plan window is at ${shown} or more`,
+      offText: "holds no new agents back now",
+    },
+  }),
+  waitForResetMs: setting(integer({ min: 0, max: 600_000 }), {
+    control: "duration",
+    implied: 120_000,
+    off: 0,
+    words: {
+      label: "Wait through a near reset",
+      help: "A request that meets a used-up window whose reset is at most this far away waits for it instead of being refused; off (0) always refuses.",
+      verb: "wait-for-reset",
+      on: (shown) => `lets requests wait through a window reset up to ${shown} away`,
+      offText: "refuses requests at a used-up window however near its reset",
+    },
+  }),
+  overage: setting(oneOf(["allow", "stop"] as const), {
+    control: "choice",
+    implied: "allow",
+    words: {
+      label: "Paid extra usage",
+      help: "allow: requests go on into paid extra usage once the plan's window is used up; stop: a used-up plan window pauses the provider.",
+      verb: "overage",
+      on: (shown) => (shown === "stop" ? "stops at the plan's limit (no paid extra usage)" : "goes on into paid extra usage past the plan's limit"),
+      offText: "",
+    },
+  }),
+  dailyBudgetUsd: setting(Type.Number({ minimum: 0.01, maximum: 100_000, allowed: "a number of dollars from 0.01 to 100000" }), {
+    control: "number",
+    words: {
+      label: "Daily budget",
+      help: "Once today's cost reaches it, the provider pauses until midnight.",
+      unit: "$",
+      verb: "budget",
+      on: (shown) => `pauses once today's cost reaches ${shown}`,
+      offText: "has no daily budget now",
+    },
+  }),
+} satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+type Optional<S extends TSchema> = TOptional<S>;
+type StoredFields = { [K in SettingName]: Optional<(typeof SETTINGS)[K]["schema"]> };
+type PatchFields = { [K in SettingName]: Optional<(typeof SETTINGS)[K]["patch"]> };
+const storedFields = Object.fromEntries(SETTING_NAMES.map((name) => [name, Type.Optional(SETTINGS[name].schema)])) as StoredFields;
+const patchFields = Object.fromEntries(SETTING_NAMES.map((name) => [name, Type.Optional(SETTINGS[name].patch)])) as PatchFields;
 
 export const UsageGateConfig = object({
   url: HttpUrl,
@@ -46,15 +114,13 @@ const POOL_FIELDS = {
   noticeDismissed: Type.Optional(defaulted(Flag, false)),
 };
 
-/** The service's part, kept beside the pool and set by the configure patch. A new setting goes here. */
+/** The service's part, kept beside the pool and set by the configure patch. A plain setting goes in SETTINGS. */
 const OPTION_FIELDS = {
-  responseTimeoutMs: Type.Optional(implied(ResponseTimeoutMs, LIMITS.responseTimeoutMs.default)),
   upstream: Type.Optional(HttpUrl),
   usageGate: Type.Optional(UsageGateConfig),
   // SPEC §7: kept on Redis while true.
   shared: Type.Optional(implied(Flag, false)),
-  // SPEC §8, kept on this host (like the upstream): new leases wait while a plan window is at least this full; absent = no hold.
-  holdNewAtPercent: Type.Optional(HoldNewAtPercent),
+  ...storedFields,
 };
 
 /** The options every status entry carries too (shared/status-entry.ts), so the window sees them in each push. */
@@ -101,6 +167,7 @@ export function newProviderSettings(limit: number): ProviderSettings {
 /** Every option may be patched; where the patch spells a field differently, it says so here. */
 export const ProviderConfigPatch = object({
   ...OPTION_FIELDS,
+  ...patchFields,
   upstream: Type.Optional(orNull(HttpUrl, "an http:// or https:// URL without credentials, or null")),
   usageGate: Type.Optional(
     orNull(
@@ -108,7 +175,6 @@ export const ProviderConfigPatch = object({
       "an object { url, pollMs?, headers? } or null",
     ),
   ),
-  holdNewAtPercent: Type.Optional(orNull(HoldNewAtPercent, "an integer from 1 to 100, or null (no hold)")),
 });
 export type ProviderConfigPatch = Static<typeof ProviderConfigPatch>;
 
@@ -149,7 +215,8 @@ export function patched(options: ProviderOptions, patch: ProviderConfigPatch): P
 
 // ── the view (SPEC §3 `GET /concurrency/providers/:id`) ─────────────────────
 
-type ShownKeys = { [K in keyof Fields]: Fields[K] extends { implied: infer V } ? (V extends boolean ? never : K) : never }[keyof Fields];
+/** The settings with a default: the view always has them (SPEC §3: `waitForResetMs` and `overage` always present). */
+type ShownKeys = { [K in SettingName]: (typeof SETTINGS)[K] extends { implied: unknown } ? K : never }[SettingName];
 
 export type ProviderConfigView = { providerId: string } & Pick<ProviderSettings, "limit" | "cooldownMs"> &
   ProviderOptions &

@@ -45,9 +45,15 @@ export const PlanWindow = Type.Object({
   resetsAt: Type.Optional(At),
   status: Type.Optional(WindowStatus),
   binding: Type.Optional(Type.Literal(true)),
+  /** How long the window runs (5h: 18,000,000; Codex's window-minutes; a day); absent when unknown. */
+  lengthMs: Type.Optional(Type.Integer({ minimum: 1 })),
   seenAt: At,
 });
 export type PlanWindow = Static<typeof PlanWindow>;
+
+/** SPEC §8: what pauses the provider, while a used-up plan window or a daily budget does. */
+export const PauseKind = Type.Union([Type.Literal("window"), Type.Literal("budget")]);
+export type PauseKind = Static<typeof PauseKind>;
 
 /** SPEC §4: proxied requests that failed for want of a working upstream, over the last 10 minutes. */
 const UpstreamFailures = Type.Object({ count: Count, lastError: Words, lastAt: At });
@@ -71,6 +77,8 @@ export const ConcurrencyStatusEntry = Type.Object({
   usageGate: Type.Optional(UsageGateReading),
   /** Only when paused: why, in words. */
   pauseReason: Type.Optional(Words),
+  /** SPEC §8: present while a used-up window (or a budget) pauses the provider, whatever else does too. */
+  pauseKind: Type.Optional(PauseKind),
   /** SPEC §6: the provider's own rate-limit headers, newest reading. */
   upstreamLimits: Type.Optional(UpstreamLimits),
   /** Additions for the window, so a push carries them: the upstream base URL when one is set. */
@@ -85,5 +93,7 @@ export const ConcurrencyStatusEntry = Type.Object({
   windows: Type.Optional(Type.Array(PlanWindow)),
   /** SPEC §4: absent when there was none in the last 10 minutes. */
   upstreamFailures: Type.Optional(UpstreamFailures),
+  /** SPEC §9: while a daily budget is set, it and what today cost so far (US dollars). */
+  budget: Type.Optional(Type.Object({ dailyUsd: Type.Number({ minimum: 0 }), spentUsd: Type.Number({ minimum: 0 }) })),
 });
 export type ConcurrencyStatusEntry = Static<typeof ConcurrencyStatusEntry>;

@@ -4,7 +4,7 @@
 import type { BreakerSettings, HeldLease, RouteKey } from "./schemas";
 import type { ConcurrencyStatusEntry } from "./status-entry";
 
-export type { ConcurrencyStatusEntry, PlanWindow, UpstreamBucket, UpstreamFailures, UpstreamLimits, UsageGateReading, WindowStatus } from "./status-entry";
+export type { ConcurrencyStatusEntry, PauseKind, PlanWindow, UpstreamBucket, UpstreamFailures, UpstreamLimits, UsageGateReading, WindowStatus } from "./status-entry";
 export type { AgentEntry } from "./agents";
 
 export type {
@@ -114,7 +114,9 @@ export type HistoryKind =
   | "watchdog"
   | "window_warning"
   | "window_exhausted"
-  | "window_reset";
+  | "window_reset"
+  | "budget_warning"
+  | "budget_reached";
 
 export interface HistoryEvent {
   at: number;
@@ -136,7 +138,12 @@ export type ErrorCode =
   | "payload_too_large"
   | "unavailable"
   | "not_found"
-  | "method_not_allowed";
+  | "method_not_allowed"
+  // SPEC §10: connecting an agent.
+  | "unknown_agent"
+  | "config_conflict"
+  | "config_unparsable"
+  | "config_unwritable";
 
 /** One provider's samples in `GET /series` (SPEC §4): parallel arrays, oldest first. */
 export interface ProviderSeries {

@@ -1,7 +1,11 @@
-// `headroom providers [add <id> <limit> | remove <id> | upstream <id> <url|none> | hold <id> <percent|off> |
-// share <id> | unshare <id>]`.
+// `headroom providers [add <id|preset> [<limit>] [--upstream <url>] | remove <id> | upstream <id> <url|none> | share <id> |
+// unshare <id> | <verb> <id> <value>]`, a verb for each plain setting (`hold`, `wait-for-reset`, `overage`, `budget`, `timeout`).
 import { ApiError, type ApiClient } from "../../shared/api-client";
+import { SETTINGS, SETTING_NAMES, type SettingName } from "../../shared/provider-settings";
+import { argumentOf, canBeOff, shownValue, type Setting } from "../../shared/setting";
 import { checkLimit, checkProviderConfigBody } from "../../shared/validate";
+import { PRESETS, presetOf } from "../../shared/presets";
+import { parseDuration } from "../duration";
 import { numberOrText, parseCommandArgs, providerIdArg, takePositionals, valid } from "../args";
 import { printJson, type Command } from "../command";
 import { UsageError } from "../exit-codes";
@@ -35,7 +39,7 @@ async function exists(client: ApiClient, id: string): Promise<boolean> {
 }
 
 export const providersCommand: Command = async (argv, context) => {
-  const { values, positionals } = parseCommandArgs(NAME, argv, {});
+  const { values, positionals } = parseCommandArgs(NAME, argv, { upstream: { type: "string" } });
   const [action, ...rest] = positionals;
   const json = values.json === true;
 
@@ -44,14 +48,22 @@ export const providersCommand: Command = async (argv, context) => {
       await list(context.connection().client, json);
       return 0;
     case "add": {
-      const [rawId, rawLimit] = takePositionals(NAME, rest, ["id", "limit"]);
+      const [rawId, rawLimit] = takePositionals(NAME, rest, ["id", "limit"], 1);
       const id = providerIdArg(rawId!, NAME);
-      const limit = valid(checkLimit(numberOrText(rawLimit!)), NAME);
+      // SPEC §10: a preset's id without a limit takes the preset's limit and upstream.
+      const preset = presetOf(id);
+      if (rawLimit === undefined && !preset) {
+        throw new UsageError(`missing <limit>; without one, <id> must be a preset: ${PRESETS.map((p) => p.id).join(", ")}`, NAME);
+      }
+      const limit = rawLimit === undefined ? preset!.limit : valid(checkLimit(numberOrText(rawLimit)), NAME);
+      const upstream = values.upstream ?? (rawLimit === undefined ? preset?.upstream : undefined);
+      const patch = upstream === undefined ? undefined : valid(checkProviderConfigBody({ upstream }), NAME);
       const { client } = context.connection();
       const existed = await exists(client, id);
       const view = await client.setLimit(id, limit);
-      if (json) printJson(view);
-      else process.stdout.write(`${existed ? "Updated" : "Added"} ${view.providerId} with limit ${view.limit}.\n`);
+      const config = patch ? await client.setProvider(id, patch) : undefined;
+      if (json) printJson(config ?? view);
+      else process.stdout.write(`${existed ? "Updated" : "Added"} ${view.providerId} with limit ${view.limit}${config?.upstream ? `, forwarding to ${config.upstream}` : ""}.\n`);
       return 0;
     }
     case "remove": {
@@ -72,24 +84,43 @@ export const providersCommand: Command = async (argv, context) => {
       else process.stdout.write(`${id} has no upstream now.\n`);
       return 0;
     }
-    case "hold": {
-      const [rawId, rawPercent] = takePositionals(NAME, rest, ["id", "percent|off"]);
-      const id = providerIdArg(rawId!, NAME);
-      const holdNewAtPercent = rawPercent === "off" ? null : numberOrText(rawPercent!.replace(/%$/, ""));
-      const patch = valid(checkProviderConfigBody({ holdNewAtPercent }), NAME);
-      const view = await context.connection().client.setProvider(id, patch);
-      if (json) printJson(view);
-      else if (view.holdNewAtPercent === undefined) process.stdout.write(`${id} holds no new agents back now.\n`);
-      else process.stdout.write(`${id} holds new agents back while a plan window is at ${view.holdNewAtPercent} % or more.\n`);
-      return 0;
-    }
     case "share":
     case "unshare": {
       const [rawId] = takePositionals(NAME, rest, ["id"]);
       await setShared(context.connection().client, providerIdArg(rawId!, NAME), action === "share", json);
       return 0;
     }
-    default:
-      throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, remove, upstream, hold, share or unshare`, NAME);
+    default: {
+      const name = SETTING_NAMES.find((key) => SETTINGS[key].words.verb === action);
+      if (name === undefined) {
+        const verbs = ["add", "remove", "upstream", ...SETTING_NAMES.map((key) => SETTINGS[key].words.verb), "share", "unshare"];
+        throw new UsageError(`unknown action ${JSON.stringify(action)}: use ${verbs.join(", ")}`, NAME);
+      }
+      await setSetting(context.connection, name, rest, json);
+      return 0;
+    }
   }
 };
+
+/** `headroom providers <verb> <id> <value>`, for every plain setting (shared/provider-settings.ts SETTINGS). */
+async function setSetting(connection: () => { client: ApiClient }, name: SettingName, rest: string[], json: boolean): Promise<void> {
+  const item: Setting = SETTINGS[name];
+  const [rawId, rawValue] = takePositionals(NAME, rest, ["id", argumentOf(item)]);
+  const id = providerIdArg(rawId!, NAME);
+  const patch = valid(checkProviderConfigBody({ [name]: typedValue(item, rawValue!) }), NAME);
+  const view = await connection().client.setProvider(id, patch);
+  if (json) printJson(view);
+  else {
+    const shown = shownValue(item, view[name]);
+    process.stdout.write(`${id} ${shown === "off" ? item.words.offText : item.words.on(shown)}.\n`);
+  }
+}
+
+/** As typed: `off`, `90%`, `$20`, `2m` (a bare duration is seconds); what is not a value is passed on, so the refusal names it. */
+function typedValue(item: Setting, raw: string): unknown {
+  const text = raw.trim();
+  if (text === "off" && canBeOff(item)) return item.off ?? null;
+  if (item.control === "choice") return text;
+  if (item.control === "duration") return parseDuration(text) ?? text;
+  return numberOrText(text.replace(/^\$/, "").replace(/%$/, ""));
+}

@@ -154,6 +154,8 @@ export class AgentTracker {
         lastSeenAt,
         requests: used?.requests ?? 0,
         tokens: used ? { ...used.tokens } : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        costUsd: used?.costUsd ?? 0,
+        unpriced: used?.unpriced ?? 0,
       };
     });
     return { agents, omitted: ranked.length - shown.length };

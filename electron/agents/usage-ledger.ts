@@ -113,9 +113,13 @@ export class UsageLedger {
     return this.bytes;
   }
 
-  /** Sums since `since` (from the start of its hour), grouped by agent, provider or model, biggest first. */
-  rows(since: number, by: UsageGroup): UsageRow[] {
+  /**
+   * Sums since `since` (from the start of its hour), grouped by agent, provider or model, biggest
+   * first; `apiEquivalent` on a row all of whose providers are on a plan (`onPlan`).
+   */
+  rows(since: number, by: UsageGroup, onPlan: (providerId: string) => boolean = () => false): UsageRow[] {
     const groups = new Map<string, UsageCount>();
+    const allOnPlan = new Map<string, boolean>();
     const from = hourOf(since);
     for (const [hour, { providers }] of this.hours) {
       if (hour < from) continue;
@@ -125,12 +129,16 @@ export class UsageLedger {
           let sum = groups.get(name);
           if (!sum) groups.set(name, (sum = emptyCount()));
           addInto(sum, series);
+          allOnPlan.set(name, (allOnPlan.get(name) ?? true) && onPlan(providerId));
         }
       }
     }
     const sorted = [...groups].sort(([, a], [, b]) => tokenTotal(b) - tokenTotal(a) || b.requests - a.requests);
-    // costUsd and unpriced join the row with "What it cost" (SPEC §9), which adds them to UsageRow.
-    return sorted.map(([name, { requests, rateLimited, errors, tokens }]) => ({ [by === "provider" ? "providerId" : by]: name, requests, rateLimited, errors, tokens }));
+    return sorted.map(([name, count]) => ({
+      [by === "provider" ? "providerId" : by]: name,
+      ...copyCount(count),
+      ...(allOnPlan.get(name) ? { apiEquivalent: true as const } : {}),
+    }));
   }
 
   /** Per provider and agent since `sinceOf(providerId)`: what an agent's entry shows. */

@@ -3,16 +3,27 @@
 // hold near the end of a window, and the 80 % / 95 % warnings. Pure: a timer of the clock
 // wakes the pool when a window stops counting, so a hold ends at the reset even when nothing runs.
 import type { PlanWindow } from "../../shared/types";
+import { windowLengthMs } from "../../shared/window-length";
 import type { Clock, TimerHandle } from "./clock";
 import * as say from "./window-messages";
-import { MAX_WINDOWS, type WindowReading, type WindowSighting } from "./window-readings";
+import { ACCOUNT_WINDOWS, MAX_WINDOWS, type WindowReading, type WindowSighting } from "./window-readings";
 
 const STALE_WITHOUT_RESET_MS = 3_600_000;
 const WARN_AT = [95, 80] as const;
+/**
+ * Readings of one period disagree on its reset by a little: Codex's `reset-after-seconds` is
+ * counted from each answer, a status line rounds. A reset within this of the period's is the same
+ * period; the next period's reset is hours (5 h, a week, a day) away.
+ */
+const RESET_JITTER_MS = 5 * 60_000;
+/** Without any reset to go by, a reading this low is a new period (a window starts again near 0 %). */
+const NEW_PERIOD_BELOW_PERCENT = 40;
 
 interface Kept extends WindowSighting {
   /** The highest warning already given for this window's current period (0 = none). */
   warned: number;
+  /** The reset of the period the warnings were given in, as first read in it. */
+  periodEndsAt?: number;
 }
 
 export interface WindowWarning {
@@ -43,10 +54,18 @@ export class PlanWindows {
     if (reading.windows.some((w) => w.binding)) for (const w of this.kept.values()) delete w.binding;
     for (const sighting of reading.windows) {
       const before = this.kept.get(sighting.name);
-      // A drop below the first threshold is a new period: its warnings may come again.
-      const used = sighting.usedPercent ?? before?.usedPercent;
-      const warned = before && used !== undefined && used >= WARN_AT[1] ? before.warned : 0;
-      const window: Kept = { ...(before?.minutes === undefined ? {} : { minutes: before.minutes }), ...sighting, warned };
+      // SPEC §8: once per threshold and reset period, however the meter swings inside one.
+      const period = before && samePeriod(before, sighting, now) ? before : undefined;
+      const periodEndsAt = period?.periodEndsAt ?? sighting.resetsAt;
+      const window: Kept = {
+        ...(before?.minutes === undefined ? {} : { minutes: before.minutes }),
+        ...sighting,
+        warned: period?.warned ?? 0,
+        ...(periodEndsAt === undefined ? {} : { periodEndsAt }),
+      };
+      const lengthMs = windowLengthMs(window.name, window.minutes);
+      if (lengthMs === undefined) delete window.lengthMs;
+      else window.lengthMs = lengthMs;
       if (this.kept.size >= MAX_WINDOWS && !before) this.dropOldest();
       this.kept.set(sighting.name, window);
       const warning = this.warn(window, now);
@@ -69,10 +88,18 @@ export class PlanWindows {
     return { name: window.name, message: say.warningMessage(this.providerId, label, used, window.resetsAt, now) };
   }
 
+  /** Makes room: the oldest of the names that are not the account's own (there are always some, 5 < 8). */
   private dropOldest(): void {
     let oldest: Kept | undefined;
-    for (const w of this.kept.values()) if (!oldest || w.seenAt < oldest.seenAt) oldest = w;
+    for (const w of this.kept.values()) {
+      if (!ACCOUNT_WINDOWS.includes(w.name) && (!oldest || w.seenAt < oldest.seenAt)) oldest = w;
+    }
     if (oldest) this.kept.delete(oldest.name);
+  }
+
+  /** The names kept now, at most MAX_WINDOWS. */
+  names(): string[] {
+    return [...this.kept.keys()];
   }
 
   /** How full a window counts as now; undefined when it no longer counts. */
@@ -108,7 +135,7 @@ export class PlanWindows {
   /** The status's `windows`, absent when none was ever seen. */
   views(): PlanWindow[] | undefined {
     if (this.kept.size === 0) return undefined;
-    return [...this.kept.values()].map(({ scoped: _s, minutes: _m, warned: _w, ...view }) => view);
+    return [...this.kept.values()].map(({ scoped: _s, minutes: _m, warned: _w, periodEndsAt: _p, ...view }) => view);
   }
 
   /** Wakes the pool at the next moment a window stops counting. */
@@ -125,7 +152,6 @@ export class PlanWindows {
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       const at = this.clock.now();
-      for (const w of this.kept.values()) if (w.resetsAt !== undefined && w.resetsAt <= at) w.warned = 0;
       this.schedule(at);
       this.onWake();
     }, next - now);
@@ -135,4 +161,18 @@ export class PlanWindows {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+/**
+ * Whether a new reading is of the period the kept window's warnings were given in: its reset is
+ * the period's, give or take the readings' jitter, and has not passed by more than that. Without
+ * a reset on either side, only a reading near the bottom starts a new period.
+ */
+function samePeriod(kept: Kept, sighting: WindowSighting, now: number): boolean {
+  const endsAt = kept.periodEndsAt;
+  if (endsAt !== undefined && now > endsAt + RESET_JITTER_MS) return false;
+  const resetsAt = sighting.resetsAt;
+  if (endsAt !== undefined && resetsAt !== undefined) return Math.abs(resetsAt - endsAt) <= RESET_JITTER_MS;
+  const used = sighting.usedPercent ?? kept.usedPercent;
+  return used === undefined || used >= NEW_PERIOD_BELOW_PERCENT;
 }

@@ -25,6 +25,12 @@ export interface WindowReading {
 }
 
 export const MAX_WINDOWS = 8;
+/**
+ * The account's own windows (SPEC §8): they always keep a place among the MAX_WINDOWS, locally
+ * and in Redis, so answers full of other names (model-scoped ones, or junk) never crowd out a
+ * `5h` at 97 %. Other names take what room is left, newest first, and age out.
+ */
+export const ACCOUNT_WINDOWS: readonly string[] = ["5h", "7d", "primary", "secondary", "day"];
 const NAME = /^[a-z0-9_]{1,32}$/;
 /** A reset further out than this is not a window's (the weekly one is the longest known). */
 const MAX_RESET_AHEAD_MS = 31 * 24 * 3_600_000;

@@ -3,7 +3,7 @@
 // its probe (window-pause.ts), and the hold of new leases near the end of a window, which lets
 // agents already at work through. It also answers for both pauses together, the 429 pause
 // (given) and the window's, since admission and the status see them as one.
-import type { HistoryKind, LeaseOutcome, PlanWindow } from "../../shared/types";
+import type { HistoryKind, LeaseOutcome, PauseKind, PlanWindow } from "../../shared/types";
 import type { Clock } from "./clock";
 import type { PauseWindow } from "./pause-window";
 import { PlanWindows } from "./plan-windows";
@@ -104,12 +104,13 @@ export class WindowRules implements PoolWindows {
     return rate === undefined ? window : window === undefined ? rate : Math.max(rate, window);
   }
 
-  /** The status's pause fields: the reason of whichever pause ends later. */
-  pauseFields(now: number): { pausedUntil?: number; pauseReason?: string } {
+  /** The status's pause fields: the reason of whichever pause ends later; `pauseKind` while a used-up window pauses at all. */
+  pauseFields(now: number): { pausedUntil?: number; pauseReason?: string; pauseKind?: PauseKind } {
     const pausedUntil = this.pausedUntil(now);
     if (pausedUntil === undefined) return {};
     const window = this.pause.pause(now);
-    return { pausedUntil, pauseReason: window && window.until === pausedUntil ? window.reason : (this.ratePause?.reason ?? "") };
+    const pauseReason = window && window.until === pausedUntil ? window.reason : (this.ratePause?.reason ?? "");
+    return { pausedUntil, pauseReason, ...(window ? { pauseKind: "window" as const } : {}) };
   }
 
   /** While a used-up window pauses the provider: what the proxy answers at once instead of forwarding. */

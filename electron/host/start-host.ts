@@ -1,5 +1,6 @@
 // Starts the main-process services on a data folder: lock, settings, service, loopback API.
 // Both `npm run serve` and the Electron shell go through here, so they cannot drift apart.
+import type { AgentHome } from "../service/connections-service";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { Server } from "node:http";
@@ -39,6 +40,8 @@ export interface HostOptions {
   proxyBodyTimeoutMs?: number;
   /** How often changed usage counts are written (SPEC §9: 5 s); tests shorten it. */
   usageWriteMs?: number;
+  /** Whose agents `POST /connections` edits (SPEC §10); the host's user by default, a temp HOME in tests. */
+  agentHome?: AgentHome;
   /** SPEC §7: share providers on this Redis; `--redis` flags, else HEADROOM_REDIS_URL and friends. */
   redis?: Partial<RedisOptions>;
 }
@@ -91,6 +94,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       usageProbe: httpUsageProbe,
       ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
       ...(options.usageWriteMs === undefined ? {} : { usageWriteMs: options.usageWriteMs }),
+      ...(options.agentHome ? { agentHome: options.agentHome } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(hub ? { hub } : {}),
     });

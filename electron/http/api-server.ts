@@ -8,6 +8,7 @@ import { API_ROUTES, StatusReply, type ApiRoute } from "./api-routes";
 import { readJsonBody, sendError, sendJson } from "./http-io";
 import { answerClientError } from "./client-error";
 import { isLoopbackHost, isOwnOrigin } from "../../shared/loopback";
+import { API_SEGMENTS } from "../../shared/operations";
 import { noteRequest } from "./socket-requests";
 import { serveStatic } from "./static-files";
 
@@ -123,12 +124,17 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
     return;
   }
 
-  const candidates = match(rawPathOf(req.url ?? "/", url));
-  if (candidates.length === 0) {
+  const rawPath = rawPathOf(req.url ?? "/", url);
+  const candidates = match(rawPath);
+  const noEndpoint = () => new ServiceError("not_found", `No such endpoint: ${method} ${url.pathname}. See SPEC §3 for the API.`);
+  // Under an API segment (`/concurrency/status/`, `/connections`) the answer is the API's own
+  // 404 (after the token), never the window's page served as if it were one.
+  const underApi = API_SEGMENTS.has(rawPath.split("/")[1] ?? "");
+  if (candidates.length === 0 && !underApi) {
     if (options.staticDir && (method === "GET" || method === "HEAD") && (await serveStatic(options.staticDir, url.pathname, req, res))) {
       return;
     }
-    throw new ServiceError("not_found", `No such endpoint: ${method} ${url.pathname}. See SPEC §3 for the API.`);
+    throw noEndpoint();
   }
   // Static files are exempt: a page may embed them, but only the window served from this very
   // address may drive the API (a token alone does not make a foreign page trusted).
@@ -146,6 +152,7 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
     );
   }
 
+  if (candidates.length === 0) throw noEndpoint();
   const chosen = candidates.find(({ route }) => route.method === method);
   if (!chosen) {
     const allowed = candidates.map(({ route }) => route.method).join(", ");

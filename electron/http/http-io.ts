@@ -17,6 +17,10 @@ const STATUS_OF: Record<ErrorCode, number> = {
   queue_timeout: 408,
   payload_too_large: 413,
   unavailable: 503,
+  unknown_agent: 404,
+  config_conflict: 409,
+  config_unparsable: 422,
+  config_unwritable: 503,
 };
 
 function statusOf(code: ErrorCode): number {

@@ -161,7 +161,8 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
         // The provider refused it by a window (it pauses now): the lease's run may wait it out (SPEC §8).
         if (input.rideOn !== undefined && verdict.lease === "rate_limited" && service.windowRefusal(providerId)) service.stoppedOn(input.rideOn, "window");
         const tokens = usage.usage;
-        service.countAnswer({ providerId, ...who, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
+        const upstream = { host: input.target.host, format: input.flavor };
+        service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
         resolve();
       });
     } catch (error) {

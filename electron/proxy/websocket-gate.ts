@@ -141,7 +141,8 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     if (socket.destroyed) return end.cancel();
     const settle = (verdict: Verdict) => end.finish(verdict);
 
-    const usage = new WebSocketUsage((answer) => service.countAnswer({ providerId, agent, ...answer }));
+    const upstream = { host: input.target.host, format: flavor };
+    const usage = new WebSocketUsage((answer) => service.countAnswer({ providerId, agent, upstream, ...answer }));
     await new Promise<void>((resolve) => {
       let settled = false;
       const finish = (verdict: Verdict) => {

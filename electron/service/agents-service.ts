@@ -1,16 +1,20 @@
 // SPEC §9 as the service offers it: every ask for a slot names its agent, every proxied answer
-// adds its usage, and `GET /agents` / `GET /usage` read the result. Composes the tracker (who
-// is around, in memory) with the ledger (what they used, hourly) and the per-day counter, both
-// on disk in `<dataDir>/usage/` (usage-files.ts).
-import type { AgentsView, TokenCounts, UsageView } from "../../shared/agents";
+// adds its usage and its cost, and `GET /agents` / `GET /usage` read the result. Composes the
+// tracker (who is around, in memory) with the ledger (what they used, hourly) and the per-day
+// counter, both on disk in `<dataDir>/usage/` (usage-files.ts), and the price book (what it
+// cost, electron/agents/prices.ts).
+import type { AgentEntry, AgentsView, TokenCounts, UsageView } from "../../shared/agents";
 import { AGENTS_SHOWN_MAX, USAGE_HOURS } from "../../shared/agents";
-import type { Admission, LeaseOutcome } from "../../shared/types";
+import type { Admission, LeaseOutcome, PlanWindow } from "../../shared/types";
 import { identify, type AgentIdentity } from "../agents/agent-identity";
 import { AgentTracker, type PoolView } from "../agents/agent-tracker";
-import { tokenWindowStart } from "../agents/token-window";
+import { PriceBook, priceFamily, type PathFormat } from "../agents/prices";
+import { bindingSpan, tokenWindowStart } from "../agents/token-window";
+import type { UsageCount } from "../agents/usage-count";
 import { UsageDays } from "../agents/usage-days";
 import { openUsageFiles, type UsageFiles } from "../agents/usage-files";
 import { HOUR_MS, UsageLedger } from "../agents/usage-ledger";
+import { windowShares } from "../agents/window-share";
 import type { Clock } from "../engine/clock";
 import type { AcquireInput } from "./lease-service";
 import type { Input } from "./operation-input";
@@ -25,6 +29,13 @@ export interface AgentsDeps {
   onChange: () => void;
   /** Each answer's tokens, for `headroom_tokens_total`. */
   onTokens: (providerId: string, tokens: TokenCounts) => void;
+  /** Each priced answer's cost in US dollars, for `headroom_cost_usd_total` (and a daily budget). */
+  onCost?: (providerId: string, usd: number) => void;
+  /**
+   * The provider's plan windows as its status shows them (SPEC §8): a provider with any is on a
+   * plan, so its costs are API-equivalent, and its binding window gives the agents' shares.
+   */
+  windows?: (providerId: string) => readonly PlanWindow[] | undefined;
   /**
    * When the provider's current token window began: its binding plan window (SPEC §8) once a
    * reading named one (token-window.ts); the last 5 h without it.
@@ -39,12 +50,15 @@ export interface CountedAnswer {
   model: string;
   outcome: LeaseOutcome;
   tokens?: TokenCounts;
+  /** Where it went: the upstream's host and the path's format choose the price family (prices.ts). */
+  upstream?: { host: string; format: PathFormat };
 }
 
 export class AgentsService {
   private readonly tracker = new AgentTracker();
   private readonly ledger = new UsageLedger();
   private readonly days = new UsageDays();
+  private readonly prices = new PriceBook();
   private readonly files: UsageFiles | undefined;
 
   constructor(private readonly deps: AgentsDeps) {
@@ -95,8 +109,10 @@ export class AgentsService {
   }
 
   counted(answer: CountedAnswer): void {
-    const { tokens } = answer;
+    const { tokens, upstream } = answer;
     const now = this.deps.clock.now();
+    // Only an answer with tokens is priced: one without (an error, a refusal) cost nothing and is not "unpriced".
+    const cost = tokens && this.prices.price(priceFamily(upstream?.host, upstream?.format ?? "openai"), answer.model, tokens, now);
     const event = {
       providerId: answer.providerId,
       agent: answer.agent.label,
@@ -105,10 +121,12 @@ export class AgentsService {
       rateLimited: answer.outcome === "rate_limited",
       error: answer.outcome === "failure",
       ...(tokens === undefined ? {} : { tokens }),
+      ...(cost === undefined ? {} : { costUsd: cost.costUsd, unpriced: cost.unpriced }),
     };
     this.ledger.add(now, event);
     this.days.add(now, event);
     if (tokens) this.deps.onTokens(answer.providerId, tokens);
+    if (cost && cost.costUsd > 0) this.deps.onCost?.(answer.providerId, cost.costUsd);
     this.files?.changed();
     this.deps.onChange();
   }
@@ -119,13 +137,38 @@ export class AgentsService {
     const used = this.ledger.byAgent((providerId) => windowStart(providerId, now));
     const usedBy = (providerId: string, label: string) => used.get(`${providerId}\u0000${label}`);
     const { agents, omitted } = this.tracker.view(now, this.deps.pools(), usedBy, AGENTS_SHOWN_MAX);
-    return { agents, ...(omitted > 0 ? { omitted } : {}) };
+    return { agents: this.withPlans(agents, used, now), ...(omitted > 0 ? { omitted } : {}) };
   }
 
   usage({ hours = USAGE_HOURS.default, by = "agent" }: Input<"usage">): UsageView {
     const until = this.deps.clock.now();
     const since = until - hours * HOUR_MS;
-    return { since, until, rows: this.ledger.rows(since, by) };
+    return { since, until, rows: this.ledger.rows(since, by, (providerId) => this.onPlan(providerId)) };
+  }
+
+  private onPlan(providerId: string): boolean {
+    return (this.deps.windows?.(providerId)?.length ?? 0) > 0;
+  }
+
+  /** Entries of providers on a plan: `apiEquivalent`, and each one's share of the binding window. */
+  private withPlans(agents: AgentEntry[], used: Map<string, UsageCount>, now: number): AgentEntry[] {
+    const shares = new Map<string, ReturnType<typeof windowShares>>();
+    const sharesOf = (providerId: string) => {
+      let found = shares.get(providerId);
+      if (found) return found;
+      const span = bindingSpan(this.deps.windows?.(providerId), now);
+      const usedPercent = span?.window.usedPercent;
+      const prefix = `${providerId}\u0000`;
+      const own = new Map([...used].filter(([key]) => key.startsWith(prefix)));
+      found = usedPercent === undefined ? new Map() : windowShares(own, { name: span!.window.name, usedPercent });
+      shares.set(providerId, found);
+      return found;
+    };
+    return agents.map((entry) => {
+      if (!this.onPlan(entry.providerId)) return entry;
+      const share = sharesOf(entry.providerId).get(`${entry.providerId}\u0000${entry.label}`);
+      return { ...entry, apiEquivalent: true, ...(share === undefined ? {} : { windowShare: share }) };
+    });
   }
 
   /** Writes the counts not yet on disk. */

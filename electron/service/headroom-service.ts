@@ -6,27 +6,12 @@
 import { tame } from "../../shared/tame";
 import { dirname } from "node:path";
 import type { AgentsView, UsageView } from "../../shared/agents";
+import type { ConnectAnswer, ConnectionEntry, Preset } from "../../shared/presets";
 import type { HostInfo, SnapshotTopic } from "../../shared/contract";
 import type { OperationService } from "../../shared/operations";
 import type {
-  Admission,
-  BreakerSettings,
-  ConcurrencyStatusEntry,
-  ConcurrencyStatusResponse,
-  CooldownView,
-  HistoryEvent,
-  LeasesView,
-  LimitView,
-  ProviderConfigView,
-  RedisState,
-  RouteAdmission,
-  RouteEntry,
-  RouteKey,
-  RouteRefusal,
-  RoutesView,
-  SeriesResponse,
-  StopKind,
-  UsageGateConfig,
+  Admission, BreakerSettings, ConcurrencyStatusEntry, ConcurrencyStatusResponse, CooldownView, HistoryEvent, LeasesView, LimitView,
+  ProviderConfigView, RedisState, RouteAdmission, RouteEntry, RouteKey, RouteRefusal, RoutesView, SeriesResponse, StopKind, UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import { tokenWindowStart } from "../agents/token-window";
@@ -40,6 +25,8 @@ import type { SharedRouteBreaker } from "../shared-pool/shared-breaker";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
+import { ConnectionsService, type AgentHome } from "./connections-service";
+import { DailyBudgets } from "./daily-budgets";
 import { LeaseService, type AcquireInput } from "./lease-service";
 import { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
@@ -73,6 +60,8 @@ export interface ServiceOptions {
   hub?: SharedHub;
   /** How often changed usage counts are written to the data folder's usage/ files (SPEC §9: 5 s; tests shorten it). */
   usageWriteMs?: number;
+  /** Whose agents `POST /connections` edits (SPEC §10): the host's user unless a test says. */
+  agentHome?: AgentHome;
 }
 
 export class HeadroomService implements OperationService {
@@ -89,6 +78,8 @@ export class HeadroomService implements OperationService {
   private readonly stopWatchingRedis: (() => void) | undefined;
   private readonly agentBook: AgentsService;
   private readonly upstream: UpstreamReadings;
+  private readonly connectionsService: ConnectionsService;
+  private readonly budgets: DailyBudgets;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -108,7 +99,12 @@ export class HeadroomService implements OperationService {
       pools: () => this.providers.sorted().map((provider) => ({ providerId: provider.id, ...provider.pool.leases() })),
       onChange: () => emit("agents"),
       onTokens: (providerId, tokens) => this.meter.tokens(providerId, tokens),
+      onCost: (providerId, usd) => {
+        this.meter.cost(providerId, usd);
+        this.budgets.spend(providerId, usd);
+      },
       windowStart: (providerId, now) => tokenWindowStart(this.providers.get(providerId)?.pool.windows.views(), now),
+      windows: (providerId) => this.providers.get(providerId)?.pool.windows.views(),
     });
     const data = options.store.read();
     const writer = new SettingsWriter(options.store);
@@ -140,14 +136,9 @@ export class HeadroomService implements OperationService {
       },
     });
     this.leaseService = new LeaseService({
-      store: options.store,
-      clock: options.clock,
-      providers: this.providers,
-      meter: this.meter,
-      leaseTtlMs: options.leaseTtlMs ?? LIMITS.leaseTtlMs.default,
-      onEvent: record,
-      assertOpen: () => this.assertOpen(),
-      isClosed: () => this.closed,
+      store: options.store, clock: options.clock, providers: this.providers, meter: this.meter,
+      leaseTtlMs: options.leaseTtlMs ?? LIMITS.leaseTtlMs.default, onEvent: record,
+      assertOpen: () => this.assertOpen(), isClosed: () => this.closed,
     });
     this.views = new ProviderViews({
       providers: this.providers,
@@ -166,6 +157,11 @@ export class HeadroomService implements OperationService {
       ...(options.hostInfo ? { hostInfo: options.hostInfo } : {}),
     });
     this.upstream = new UpstreamReadings(this.providers, options.clock);
+    this.connectionsService = new ConnectionsService({
+      dataDir: dirname(options.store.path), proxyUrl: () => this.hostInfo().proxyUrl, providers: this.providers, settings: this.settings,
+      ...(options.agentHome ? { agentHome: options.agentHome } : {}),
+    });
+    this.budgets = new DailyBudgets({ clock: options.clock, providers: this.providers, onEvent: record, onChange: () => emit("status") });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
     for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
@@ -194,8 +190,8 @@ export class HeadroomService implements OperationService {
 
   /** The last `minutes` of load per provider, sampled every 2 s (the window's chart). */
   series({ minutes }: Input<"series">): SeriesResponse { return this.sampler.read(minutes ?? LIMITS.seriesMinutes.default); }
-  status(): ConcurrencyStatusResponse { return this.views.status(); }
-  statusOf(providerId: string): ConcurrencyStatusEntry { return this.views.statusOf(providerId); }
+  status(): ConcurrencyStatusResponse { return this.budgets.onStatus(this.views.status()); }
+  statusOf(providerId: string): ConcurrencyStatusEntry { return this.budgets.onEntry(this.views.statusOf(providerId)); }
   limits(): { limits: LimitView[] } { return this.views.limits(); }
   limit(input: Input<"limit">): LimitView { return this.views.limit(input); }
   cooldown(input: Input<"cooldown">): CooldownView { return this.views.cooldown(input); }
@@ -218,7 +214,10 @@ export class HeadroomService implements OperationService {
   setCooldown(input: Input<"setCooldown">): CooldownView { return this.settings.setCooldown(input); }
   setProviderConfig(input: Input<"setProviderConfig">): ProviderConfigView { return this.settings.setProviderConfig(input); }
   removeProvider(input: Input<"removeProvider">): { removed: true } { return this.settings.removeProvider(input); }
-  resume(input: Input<"resume">): ConcurrencyStatusEntry { return this.settings.resume(input); }
+  resume(input: Input<"resume">): ConcurrencyStatusEntry {
+    this.budgets.resume(input.providerId);
+    return this.budgets.onEntry(this.settings.resume(input));
+  }
   dismissNotice(input: Input<"dismissNotice">): ConcurrencyStatusEntry { return this.settings.dismissNotice(input); }
   acceptNotice(input: Input<"acceptNotice">): ConcurrencyStatusEntry { return this.settings.acceptNotice(input); }
 
@@ -249,7 +248,6 @@ export class HeadroomService implements OperationService {
   /** A proxy request rides on a held lease of this provider (SPEC §6); false = gate it normally. */
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
-  /** SPEC §8: a request riding the lease was refused by a used-up window; `run --resume` reads it. */
   stoppedOn(leaseId: string, kind: StopKind): void { this.leaseService.stoppedOn(leaseId, kind); }
 
   // ── what the proxy reads from upstreams (electron/service/upstream-readings.ts) ──
@@ -259,11 +257,11 @@ export class HeadroomService implements OperationService {
   /** Plan windows from one answer or in-band event (SPEC §8). */
   noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
   /** SPEC §10: windows a client read itself (Claude Code's status line); answers the provider's status. */
-  reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry {
-    this.upstream.reported(providerId, windows);
-    return this.views.statusOf(providerId);
+  reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry { this.upstream.reported(providerId, windows); return this.statusOf(providerId); }
+  /** A used-up window or a reached daily budget (SPEC §9): the proxy answers at once. */
+  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+    return this.upstream.windowRefusal(providerId) ?? this.budgets.refusal(providerId);
   }
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined { return this.upstream.windowRefusal(providerId); }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
@@ -276,6 +274,12 @@ export class HeadroomService implements OperationService {
   leaseAgent(leaseId: string): string | undefined { return this.agentBook.leaseAgent(leaseId); }
   rode(leaseId: string, agent: AgentIdentity): void { this.agentBook.rode(leaseId, agent); }
 
+  // ── presets and connected agents (electron/service/connections-service.ts, SPEC §10) ──
+  presets(): { presets: Preset[] } { return this.connectionsService.presets(); }
+  connections(): { connections: ConnectionEntry[] } { return this.connectionsService.connections(); }
+  connectAgent(input: Input<"connectAgent">): ConnectAnswer { return this.connectionsService.connect(input); }
+  disconnectAgent(input: Input<"disconnectAgent">): ConnectAnswer { return this.connectionsService.disconnect(input); }
+
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
   // A route whose target is a shared provider answers once Redis has; a local one at once.
@@ -285,8 +289,7 @@ export class HeadroomService implements OperationService {
   routeOutcome(input: Input<"routeOutcome">): RouteAnswer<RouteEntry> { return this.routeService.outcome(input); }
   routeRelease(input: Input<"routeRelease">): RouteAnswer<RouteEntry> { return this.routeService.release(input); }
   routeReset(route: Input<"routeReset">): RouteAnswer<RouteEntry> { return this.routeService.reset(route); }
-  /** The proxy's report when an exchange ends: never throws, accepted while closing. */
-  /** An upstream's reason is wire text (SPEC §6 "Names from the wire are tamed"). */
+  /** The proxy's report when an exchange ends: never throws, accepted while closing; the reason is tamed wire text (SPEC §6). */
   settleRoute(run: RouteRun, verdict: RouteVerdict): void {
     this.routeService.settle(run, verdict.reason === undefined ? verdict : { ...verdict, reason: tame(verdict.reason) });
   }
@@ -311,6 +314,7 @@ export class HeadroomService implements OperationService {
     if (this.closed) return;
     this.leaseService.close();
     this.agentBook.close();
+    this.budgets.close();
     this.sampler.stop();
     this.stopWatchingRedis?.();
     this.closed = true;

@@ -32,6 +32,7 @@ export class ServiceMetrics {
   private readonly releases: Counter<"provider" | "shared" | "outcome">;
   private readonly wait: Histogram<"provider" | "shared">;
   private readonly tokenCount: Counter<"provider" | "kind">;
+  private readonly costCount: Counter<"provider">;
   /** When each route last changed state; entries older than an hour are dropped at scrape. */
   private readonly routeChangedAt = new Map<string, number>();
 
@@ -62,6 +63,12 @@ export class ServiceMetrics {
       name: "headroom_tokens_total",
       help: "Tokens the provider reported through the proxy, by kind (input excludes cache reads).",
       labelNames: ["provider", "kind"],
+      registers,
+    });
+    this.costCount = new Counter({
+      name: "headroom_cost_usd_total",
+      help: "What the proxied answers cost at the models' published prices, US dollars (API-equivalent on a plan; unpriced models add nothing).",
+      labelNames: ["provider"],
       registers,
     });
     this.providerGauge("headroom_limit", "Concurrent requests allowed.", (e) => e.limit);
@@ -116,6 +123,10 @@ export class ServiceMetrics {
   tokens(providerId: string, tokens: TokenCounts): void {
     const kinds = { input: tokens.input, output: tokens.output, cache_read: tokens.cacheRead, cache_write: tokens.cacheWrite };
     for (const [kind, count] of Object.entries(kinds)) if (count > 0) this.tokenCount.inc({ provider: providerId, kind }, count);
+  }
+
+  cost(providerId: string, usd: number): void {
+    this.costCount.inc({ provider: providerId }, usd);
   }
 
   private labels(providerId: string): ProviderLabels {

@@ -140,7 +140,7 @@ export class ProviderRegistry {
     } satisfies Partial<PoolDeps>;
     const hub = this.deps.hub;
     const probe = this.probeFor(usageGate);
-    if (shared && hub) return new SharedProviderPool(config, { ...deps, hub, adopt: held, ...(probe ? { usageProbe: probe } : {}) });
+    if (shared && hub) return new SharedProviderPool(config, { ...deps, hub, newId: this.deps.newId, adopt: held, ...(probe ? { usageProbe: probe } : {}) });
     const pool = createProviderPool(config, { ...deps, newId: this.deps.newId, ...(probe ? { usageProbe: probe } : {}) });
     for (const lease of held) pool.restoreLease(lease, lease.ttlMs);
     return pool;

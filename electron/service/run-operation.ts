@@ -21,12 +21,19 @@ export function runOperation<N extends OperationName>(
 ): ResultOf<N> | Promise<ResultOf<N>> {
   const row: OperationRow = operations[name];
   const params = row.params ? valid(check(row.params, parts.params, "path")) : {};
-  const query = row.query ? valid(check(row.query, queryValues(parts.query), "query")) : {};
+  const query = row.query ? valid(check(row.query, queryValues(parts.query), "query")) : noQuery(parts.query);
   const body = row.body ? valid(check(row.body, parts.body)) : {};
   // The row's schemas have just produced its input, and `OperationService` says the method
   // named by the row takes exactly that input: the one place the table meets the service.
   const input = { ...(body as object), ...(query as object), ...(params as object) };
   return Reflect.apply(service[operations[name].service], service, [input]) as ResultOf<N> | Promise<ResultOf<N>>;
+}
+
+/** A query parameter an endpoint does not take is refused like an unknown body field (SPEC §3). */
+function noQuery(query: Record<string, unknown>): Record<string, never> {
+  const [first] = Object.keys(query);
+  if (first !== undefined) throw new ServiceError("invalid_input", `${first} is not a field of query; this endpoint takes no query parameters`);
+  return {};
 }
 
 /** Query text that spells a number is that number (`"5"` → 5, `"1.5"` stays 1.5 and is refused as no integer). */

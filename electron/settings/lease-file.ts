@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
-import { check } from "../../shared/check";
+import { checkStored } from "../../shared/check";
 import { StoredLease } from "../../shared/schemas";
 import { FILE_MODE, errorText, removeLeftoverTemps, renameAside } from "./data-files";
 
@@ -60,7 +60,7 @@ function load(file: string): Loaded {
   if (typeof version === "number" && version > LEASE_FILE_VERSION) {
     return { kind: "bad", newer: true, problem: `schemaVersion ${version} was written by a newer Headroom` };
   }
-  const checked = check(LeasesFile, raw, "leases file");
+  const checked = checkStored(LeasesFile, raw, "leases file");
   return checked.ok ? { kind: "ok", leases: checked.value.leases } : { kind: "bad", problem: checked.message, newer: false };
 }
 

@@ -4,7 +4,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Schema } from "conf";
 import { Value } from "@sinclair/typebox/value";
-import { check, shown } from "../../shared/check";
+import { checkStored, opened, shown } from "../../shared/check";
 import {
   CURRENT_SCHEMA_VERSION,
   HTTP_URL_FORMAT,
@@ -42,8 +42,13 @@ const fileProperties = {
 } satisfies Record<keyof typeof SettingsFile.properties, ValueSchema>;
 export const SETTINGS_JSON_SCHEMA: Schema<SettingsData> = fileProperties;
 
+/**
+ * conf checks the file on disk when it opens it, before our reader's copy (unknown keys dropped)
+ * is ever written back: so its schema leaves objects open (`opened`), and a key an older or newer
+ * Headroom wrote is never a reason to refuse the file.
+ */
 function withoutDefault({ default: _unused, ...schema }: TSchema): ValueSchema {
-  return schema;
+  return opened(schema) as ValueSchema;
 }
 
 export const SETTINGS_AJV_OPTIONS = {
@@ -65,16 +70,15 @@ export type SettingsCheck =
  */
 export function checkSettings(raw: unknown): SettingsCheck {
   if (!isPlainObject(raw)) return { ok: false, problem: `settings must be an object (got ${shown(raw)})` };
-  const data = Value.Default(SettingsFile, structuredClone(raw));
-  const checked = check(SettingsFile, data, "settings");
+  const checked = checkStored(SettingsFile, raw, "settings");
   if (!checked.ok) return { ok: false, problem: checked.message };
-  const { leases, ...settings } = Value.Clean(SettingsFile, checked.value) as SettingsData & { leases?: StoredLease[] };
+  const { leases, ...settings } = checked.value as SettingsData & { leases?: StoredLease[] };
   return { ok: true, data: settings, ...(leases === undefined ? {} : { legacyLeases: leases }) };
 }
 
 /** One provider's record, checked as checkSettings checks it inside the file. */
 export function checkProviderSettings(providerId: string, raw: ProviderSettings): { ok: true; data: ProviderSettings } | { ok: false; problem: string } {
-  const checked = check(ProviderSettings, Value.Default(ProviderSettings, structuredClone(raw)), `settings.providers.${providerId}`);
+  const checked = checkStored(ProviderSettings, raw, `settings.providers.${providerId}`);
   if (!checked.ok) return { ok: false, problem: checked.message };
-  return { ok: true, data: Value.Clean(ProviderSettings, checked.value) as ProviderSettings };
+  return { ok: true, data: checked.value as ProviderSettings };
 }

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Conf from "conf";
+import { LIMITS } from "../../shared/limits";
 import { DIR_MODE, FILE_MODE, errorText, removeLeftoverTemps, renameAside } from "./data-files";
 import { openLeaseFile, type LeaseFile } from "./lease-file";
 import { migrateSettings } from "./migrate";
@@ -99,6 +100,32 @@ type Loaded =
   | { kind: "ok"; data: SettingsData; fromVersion: number; legacyLeases: StoredLease[] | undefined }
   | { kind: "bad"; problem: string; newer: boolean };
 
+/** Ids named in the notice of a file over the cap; the rest are counted. */
+const NAMED_LEFT_OUT = 5;
+
+/**
+ * A file with more providers than a host keeps (SPEC §3 "Scale": an edited or foreign file can
+ * hold any number, and 10,001 made every status 1.5 MB): the first LIMITS.providers.max by id
+ * are loaded, the rest left out, and the notice says which.
+ */
+function capProviders(data: SettingsData): { data: SettingsData; leftOut: string[] } {
+  const ids = Object.keys(data.providers);
+  if (ids.length <= LIMITS.providers.max) return { data, leftOut: [] };
+  ids.sort();
+  const kept = ids.slice(0, LIMITS.providers.max);
+  return { data: { ...data, providers: Object.fromEntries(kept.map((id) => [id, data.providers[id]!])) }, leftOut: ids.slice(LIMITS.providers.max) };
+}
+
+function overCapNotice(total: number, leftOut: string[], aside: string): string {
+  const named = leftOut.slice(0, NAMED_LEFT_OUT).join(", ");
+  const more = leftOut.length > NAMED_LEFT_OUT ? ` and ${leftOut.length - NAMED_LEFT_OUT} more` : "";
+  return (
+    `Settings file held ${total} providers, more than the ${LIMITS.providers.max} a host keeps: the first ` +
+    `${LIMITS.providers.max} by id are loaded and ${leftOut.length} were left out (${named}${more}). ` +
+    `The whole file was kept at ${aside}.`
+  );
+}
+
 function load(file: string): Loaded {
   let text: string;
   try {
@@ -161,9 +188,15 @@ export function openSettings(options: OpenSettingsOptions): SettingsStore {
         throw error;
       }
     } else if (loaded.kind === "ok") {
-      current = deepFreeze(loaded.data);
+      const { data, leftOut } = capProviders(loaded.data);
+      current = deepFreeze(data);
       legacyLeases = loaded.legacyLeases;
-      if (loaded.fromVersion < CURRENT_SCHEMA_VERSION) {
+      if (leftOut.length > 0) {
+        // The whole file stays beside the new one (nothing is lost to the cap), and is put back
+        // like a migration's backup if the capped file cannot be written.
+        backup = renameAside(file, fileName, "over-cap");
+        notices.push(overCapNotice(Object.keys(loaded.data.providers).length, leftOut, backup));
+      } else if (loaded.fromVersion < CURRENT_SCHEMA_VERSION) {
         // Keep the old layout as a backup (a migration is one-way), and let the backend open
         // on no file at all: it never has to parse a layout its schema was not written for.
         backup = renameAside(file, fileName, `v${loaded.fromVersion}`);

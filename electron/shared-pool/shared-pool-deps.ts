@@ -9,10 +9,11 @@ export interface SharedPoolDeps {
   /** This host's name in shared state (SPEC §7: HEADROOM_HOST_NAME, else `<hostname>:<port>`). */
   host: string;
   /**
-   * Names this run of the host in its waiter ids (`<host>.<run>.<n>`), so a restarted host never
-   * hands out an id it held before, nor one still recycling. Tests leave it out (`<host>.<n>`).
+   * The random part of this host's waiter ids, which become its lease ids (`<host>.<32 hex>`):
+   * unguessable (SPEC §3), so a restarted host never hands out an id it held before nor one
+   * still recycling. Tests leave it out and get `<host>.<n>`, counted past restored leases.
    */
-  run?: string;
+  newId?: () => string;
   redis: RedisLink;
   /** Keys live under `<keyPrefix>:<providerId>:` (default prefix `headroom`). */
   keyPrefix?: string;

@@ -76,7 +76,7 @@ export class SharedPool {
     });
     this.waiters = new SharedWaiters({
       host: deps.host,
-      run: deps.run,
+      ...(deps.newId ? { newId: deps.newId } : {}),
       clock: deps.clock,
       connected: () => this.deps.redis.connected,
       enqueue: (waiterId, asked) => this.link.call("acquire", { waiterId, ...asked }),

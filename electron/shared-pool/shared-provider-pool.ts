@@ -5,7 +5,6 @@
 // status and lease list Redis gave (status-cache.ts) — answers from it at once, and sends each
 // change to Redis behind it, in order, once joined. Times cross here (redis-time.ts):
 // SharedPool speaks Redis's clock, the service its own.
-import { randomBytes } from "node:crypto";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, LeasesView, UpstreamLimits, UsageGateReading } from "../../shared/types";
 import type { Clock } from "../engine/clock";
 import * as say from "../engine/pool-messages";
@@ -34,6 +33,8 @@ export interface SharedProviderDeps {
   onLeasesChange?: () => void;
   onLeaseExpired?: (leaseId: string) => void;
   log?: (message: string, state?: unknown) => void;
+  /** The random part of this host's lease ids (lease-ids.ts); shared ones read `<host>.<id>`. */
+  newId: () => string;
   /** Leases this host holds that Redis must count: restored from disk, or moved from a local pool. */
   adopt?: PersistedLease[];
   /** How often the status and lease list are read again when nothing told this host of a change. */
@@ -127,7 +128,7 @@ export class SharedProviderPool implements ProviderPool {
     const shared = new SharedPool({
       providerId: this.providerId,
       host: link.host,
-      run: randomBytes(3).toString("hex"),
+      newId: this.deps.newId,
       redis: link.link,
       keyPrefix: link.prefix,
       clock: link.clock,

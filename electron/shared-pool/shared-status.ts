@@ -1,6 +1,6 @@
 // A shared provider's status entry (SPEC §1, §7) from the script's `status` reply, what it
 // says before the host has joined and while Redis cannot be asked, and the settings it shows.
-import type { ConcurrencyStatusEntry, UsageGateReading } from "../../shared/types";
+import type { ConcurrencyStatusEntry, PauseKind, UsageGateReading } from "../../shared/types";
 import * as say from "../engine/pool-messages";
 import * as windowSay from "../engine/window-messages";
 import type { PoolConfig } from "../engine/pool-types";
@@ -58,13 +58,18 @@ export interface HostSide {
   usageGate: UsageGateReading | undefined;
 }
 
-/** The later of the 429 pause and a used-up window's, with the reason of whichever ends later (as the local pool shows them). */
-function pauseOf(status: StatusResult, now: number): { pausedUntil?: number; pauseReason?: string } {
+/**
+ * The later of the 429 pause and a used-up window's, with the reason of whichever ends later, and
+ * `pauseKind` while the window's pause runs at all (as the local pool shows them).
+ */
+function pauseOf(status: StatusResult, now: number): { pausedUntil?: number; pauseReason?: string; pauseKind?: PauseKind } {
   const { pausedUntil: rate, pauseReason, windowUntil, windowLabel } = status;
+  const windowPaused = windowUntil !== undefined && windowLabel !== undefined && now < windowUntil;
+  const kind = windowPaused ? { pauseKind: "window" as const } : {};
   if (windowUntil !== undefined && windowLabel !== undefined && (rate === undefined || windowUntil >= rate)) {
-    return { pausedUntil: windowUntil, pauseReason: windowSay.usedUpReason(windowLabel, windowUntil, now) };
+    return { pausedUntil: windowUntil, pauseReason: windowSay.usedUpReason(windowLabel, windowUntil, now), ...kind };
   }
-  return rate === undefined ? {} : { pausedUntil: rate, pauseReason: pauseReason || say.PAUSED_BY_429 };
+  return rate === undefined ? {} : { pausedUntil: rate, pauseReason: pauseReason || say.PAUSED_BY_429, ...kind };
 }
 
 /** Why waiters wait for the window, as the local pool says it: the probe is out, or resuming waiters wait for the reset. */
@@ -79,7 +84,7 @@ function waitOf(status: StatusResult, now: number): { waitReason?: string } {
 /** The script's `status` answer as the entry every host shows; `now` on Redis's clock. */
 export function statusEntry(providerId: string, status: StatusResult, host: HostSide, now: number): SharedStatusEntry {
   const { limit, active, queued, cooldownMs, autoReduced, autoReducedFrom = -1, recycling, hosts } = status;
-  const { pausedUntil, pauseReason } = pauseOf(status, now);
+  const { pausedUntil, pauseReason, pauseKind } = pauseOf(status, now);
   const notice =
     status.loweredAgainMs === undefined
       ? say.reductionNotice(providerId, autoReducedFrom, limit)
@@ -91,6 +96,7 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     queued,
     paused: pausedUntil !== undefined,
     ...(pausedUntil === undefined ? {} : { pausedUntil, pauseReason }),
+    ...(pauseKind === undefined ? {} : { pauseKind }),
     cooldownMs,
     autoReduced,
     ...(autoReduced ? { autoReducedFrom, notice } : {}),
@@ -128,6 +134,8 @@ export function shownEntry(last: SharedStatusEntry, adds: HostAdds): Concurrency
   const { now } = adds;
   entry.queued += adds.held;
   if (window?.until !== undefined && entry.pausedUntil === window.until) entry.pauseReason = windowSay.usedUpReason(window.label, window.until, now);
+  // The entry may be a read old: a reset that passed since ends what the window's pause says.
+  if (entry.pauseKind === "window" && (window?.until === undefined || now >= window.until)) delete entry.pauseKind;
   const rejoining = rejoinHoldUntil !== undefined && now < rejoinHoldUntil ? rejoinReason(entry.providerId, rejoinHoldUntil, now) : undefined;
   const probing = window?.probing && entry.queued > 0 ? windowSay.probingReason(window.label) : undefined;
   const resuming =

@@ -23,8 +23,8 @@ interface Waiting {
 
 export interface SharedWaitersDeps {
   host: string;
-  /** Names this run of the host in waiter ids (see SharedPoolDeps.run). */
-  run: string | undefined;
+  /** The random part of waiter ids (see SharedPoolDeps.newId); without it, a counter. */
+  newId?: () => string;
   clock: Clock;
   connected: () => boolean;
   /** Sends the acquire; resolves once its reply is handled. */
@@ -52,7 +52,7 @@ export class SharedWaiters {
 
   acquire(options: AcquireOptions): Promise<AcquireResult> {
     const now = this.deps.clock.now();
-    const waiterId = `${this.deps.host}.${this.deps.run === undefined ? "" : `${this.deps.run}.`}${++this.arrivals}`;
+    const waiterId = `${this.deps.host}.${this.deps.newId ? this.deps.newId() : ++this.arrivals}`;
     const { timeoutMs, signal } = options;
     return new Promise((resolve) => {
       const onAbort = () => this.giveUp(waiterId, ABORTED);
@@ -76,8 +76,9 @@ export class SharedWaiters {
     });
   }
 
-  /** A lease id of this host's from before a restart: a new waiter's id must not be it. */
+  /** A lease id of this host's from before a restart: a counted waiter id must not be it (random ids never meet one). */
   arrivedBefore(leaseId: string): void {
+    if (this.deps.newId) return;
     const arrival = leaseId.startsWith(`${this.deps.host}.`) ? Number(leaseId.slice(this.deps.host.length + 1)) : NaN;
     if (arrival > this.arrivals) this.arrivals = arrival;
   }

@@ -47,6 +47,8 @@ export class SharedWindows implements PoolWindows {
   /** What each window said when last sent: a meter that moves a point is sent again. */
   private readonly shared = new Map<string, string>();
   private readonly seen = new Map<string, number>();
+  /** The names Redis held at the last read: with this host's own, what `seen` and `shared` remember. */
+  private inRedis: string[] = [];
   private holdNewAtPercent: number | undefined;
 
   constructor(private readonly deps: SharedWindowsDeps) {
@@ -70,6 +72,7 @@ export class SharedWindows implements PoolWindows {
     } else if (this.deps.redis()?.probing === true || this.news(reading.windows) || now - this.sharedAt >= RESHARE_AFTER_MS) {
       this.share(now, undefined, reading.windows, () => {});
     }
+    this.trim();
     this.deps.changed();
   }
 
@@ -83,10 +86,13 @@ export class SharedWindows implements PoolWindows {
 
   /** Readings other hosts left in Redis: the newest of each window joins this host's view. */
   fromRedis(sightings: WindowSighting[]): void {
+    this.inRedis = sightings.slice(0, MAX_WINDOWS).map((s) => s.name);
     const fresh = sightings.filter((s) => NAME.test(s.name) && Number.isFinite(s.seenAt) && s.seenAt > (this.seen.get(s.name) ?? -1));
-    if (fresh.length === 0) return;
-    this.take(fresh.slice(0, MAX_WINDOWS));
-    this.deps.changed();
+    if (fresh.length > 0) {
+      this.take(fresh.slice(0, MAX_WINDOWS));
+      this.deps.changed();
+    }
+    this.trim();
   }
 
   refusal(now: number): { retryAfterS: number; message: string } | undefined {
@@ -125,6 +131,16 @@ export class SharedWindows implements PoolWindows {
   private take(sightings: WindowSighting[]): void {
     for (const sighting of sightings) this.seen.set(sighting.name, Math.max(sighting.seenAt, this.seen.get(sighting.name) ?? -1));
     for (const warning of this.windows.note({ windows: sightings })) this.deps.event("window_warning", warning.message);
+  }
+
+  /**
+   * What this host remembers per name stays bounded: the names it shows and those Redis holds
+   * (at most MAX_WINDOWS each). Answers full of fresh names would otherwise grow it for ever.
+   */
+  private trim(): void {
+    const keep = new Set([...this.windows.names(), ...this.inRedis]);
+    for (const name of this.seen.keys()) if (!keep.has(name)) this.seen.delete(name);
+    for (const name of this.shared.keys()) if (!keep.has(name)) this.shared.delete(name);
   }
 
   private news(sightings: WindowSighting[]): boolean {

@@ -5,6 +5,10 @@ import { useHeadroom, useHeadroomStore } from "../app-context";
 import type { AgentEntry } from "../../shared/types";
 import { formatClock } from "../format";
 import { agentRow } from "../store/apply-snapshots";
+import { shortAgentLabel } from "../short-words";
+
+/** The side column's width at 12px: a longer label shrinks its folder, the whole one is on hover. */
+const LABEL_CHARS = 28;
 
 const TOKENS = new Intl.NumberFormat([], { notation: "compact", maximumFractionDigits: 1 });
 
@@ -42,7 +46,9 @@ export function AgentsList() {
                 aria-pressed={selected === agent.key}
                 onClick={() => store.setState({ selectedAgent: selected === agent.key ? undefined : agent.key })}
               >
-                <span className="agent-label">{agent.label}</span>
+                <span className="agent-label" title={agent.label}>
+                  {shortAgentLabel(agent.label, LABEL_CHARS)}
+                </span>
                 <span className="agent-meta">
                   {agent.providerId} · {stateText(agent)} since {formatClock(agent.since)} · {tokens(agent)}
                 </span>

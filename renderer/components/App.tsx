@@ -7,8 +7,10 @@ import { keepFocus } from "../focus";
 import { watchShortcuts } from "../keyboard";
 import { ActivityList } from "./ActivityList";
 import { AgentsList } from "./AgentsList";
+import { ConnectRegion } from "./ConnectRegion";
 import { Details } from "./DetailsPanel";
 import { NeedsYou } from "./NeedsYou";
+import { PresetButtons } from "./PresetButtons";
 import { ProviderList } from "./ProviderList";
 import { RoutesPanel } from "./RoutesPanel";
 import { TokenRefused } from "./TokenRefused";
@@ -18,6 +20,7 @@ export function App() {
   const store = useHeadroomStore();
   const connection = useHeadroom((state) => state.connection);
   const loaded = useHeadroom((state) => state.loaded);
+  const hasProviders = useHeadroom((state) => state.providerIds.length > 0);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => (root.current ? keepFocus(root.current) : undefined), []);
   useEffect(() => watchShortcuts(store), [store]);
@@ -41,6 +44,13 @@ export function App() {
               <div className="lower">
                 <RoutesPanel />
                 <ActivityList />
+                {/* Once providers exist: the presets not added yet and the agents to connect. */}
+                {hasProviders && (
+                  <>
+                    <PresetButtons />
+                    <ConnectRegion />
+                  </>
+                )}
               </div>
             )}
           </div>

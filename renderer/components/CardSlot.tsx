@@ -23,7 +23,7 @@ function NowRow({ entry }: { entry: ConcurrencyStatusEntry }) {
     const { count, lastError } = entry.upstreamFailures;
     return (
       <div className="now-line alert-text">
-        <span className="ellipsis" title={lastError}>
+        <span className="two-lines" title={lastError}>
           {count} failed: {lastError}
         </span>
         <SetUpstreamButton providerId={entry.providerId} text="Set upstream" />
@@ -33,7 +33,7 @@ function NowRow({ entry }: { entry: ConcurrencyStatusEntry }) {
   if (entry.waitReason) return <WaitReason reason={entry.waitReason} />;
   if (entry.usageGate) {
     return (
-      <p className={entry.usageGate.ok ? "now-line muted ellipsis" : "now-line alert-text ellipsis"} title={gateText(entry.usageGate)}>
+      <p className={entry.usageGate.ok ? "now-line muted two-lines" : "now-line alert-text two-lines"} title={gateText(entry.usageGate)}>
         {gateText(entry.usageGate)}
       </p>
     );
@@ -44,7 +44,7 @@ function NowRow({ entry }: { entry: ConcurrencyStatusEntry }) {
 function CalmRow({ entry }: { entry: ConcurrencyStatusEntry }) {
   const wait =
     entry.waitP50Ms === undefined || entry.waitP95Ms === undefined ? "no admissions in 5 min" : `wait p50 ${formatDuration(entry.waitP50Ms)} · p95 ${formatDuration(entry.waitP95Ms)}`;
-  return <p className="now-line muted ellipsis">{wait}</p>;
+  return <p className="now-line muted two-lines">{wait}</p>;
 }
 
 export function CardSlot({ entry }: { entry: ConcurrencyStatusEntry }) {

@@ -1,19 +1,17 @@
 // What a card leaves out, one click away (SPEC §4 "At a glance"): a sheet over the side column
 // named `<id> details` with every holder and waiter, a larger chart, the upstream and the lines
-// agents need, the usage gate, the response timeout, the hold and sharing. Escape or
+// agents need, the usage gate, every plain setting (shared/provider-settings.ts) and sharing. Escape or
 // `Close details` closes it and focus goes back to the button that opened it.
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { LIMITS } from "../../shared/limits";
+import { SETTING_NAMES } from "../../shared/provider-settings";
 import type { ConcurrencyStatusEntry, ProviderConfigView, UpstreamBucket, UpstreamLimits } from "../../shared/types";
-import { checkProviderConfigBody } from "../../shared/validate";
 import { useHeadroom, useHeadroomStore, useIntents } from "../app-context";
 import { focusWhenPresent } from "../focus";
 import { formatDuration } from "../../shared/duration";
 import { formatClock } from "../format";
-import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
-import { HoldField } from "./HoldField";
 import { LeaseList } from "./LeaseList";
+import { SettingField } from "./SettingField";
 import { LoadChart } from "./LoadChart";
 import { PlanMeters } from "./PlanMeters";
 import { RemoveProvider } from "./RemoveProvider";
@@ -98,7 +96,6 @@ function Settings({ entry }: { entry: ConcurrencyStatusEntry }) {
       current = false;
     };
   }, [intents, providerId, entry.upstream]);
-  const timeout = config?.responseTimeoutMs ?? LIMITS.responseTimeoutMs.default;
   return (
     <>
       <UpstreamSection providerId={providerId} upstream={entry.upstream} />
@@ -113,21 +110,9 @@ function Settings({ entry }: { entry: ConcurrencyStatusEntry }) {
           return result;
         }}
       />
-      <CommitField
-        label={`Response timeout ms for ${providerId}`}
-        visibleLabel={`Response timeout (ms) · ${formatDuration(timeout)}`}
-        value={String(timeout)}
-        range={LIMITS.responseTimeoutMs}
-        inputProps={{ className: "narrow" }}
-        onCommit={async (draft) => {
-          const checked = checkProviderConfigBody({ responseTimeoutMs: typedNumber(draft) });
-          if (!checked.ok) return refused(checked.message);
-          const result = await intents.configure(providerId, checked.value);
-          if (result.ok) setConfig(result.value);
-          return result;
-        }}
-      />
-      <HoldField providerId={providerId} percent={config?.holdNewAtPercent} onSaved={setConfig} />
+      {SETTING_NAMES.map((name) => (
+        <SettingField key={name} providerId={providerId} name={name} config={config} onSaved={setConfig} />
+      ))}
       <ShareSwitch providerId={providerId} shared={entry.shared === true} />
     </>
   );

@@ -4,7 +4,8 @@
 import { memo, useLayoutEffect, useRef } from "react";
 import type { AgentEntry, HeldLeaseView, LeasesView, WaitingView } from "../../shared/types";
 import { useHeadroom, useIntents } from "../app-context";
-import { formatClock } from "../format";
+import { formatClock, formatClockShort } from "../format";
+import { shortAgentLabel } from "../short-words";
 import { handOffFocus } from "../focus";
 import { ConfirmButton } from "./ConfirmButton";
 
@@ -21,6 +22,32 @@ function OnHost({ host }: { host: string | undefined }) {
 
 const holderName = (lease: HeldLeaseView) => lease.agentId ?? `lease ${lease.leaseId.slice(0, 8)}`;
 
+/** What a card's row has room for beside the time and `Release`; the details show the whole label. */
+const CARD_LABEL_CHARS = 20;
+
+/** An agent and since when: on the card, the label shortened by design and the time to the minute. */
+function Who({ name, since, compact }: { name: string; since: number; compact: boolean | undefined }) {
+  if (!compact) {
+    return (
+      <>
+        <span className="agent">{name}</span> <span className="muted">since {formatClock(since)}</span>
+      </>
+    );
+  }
+  const full = `${name} since ${formatClock(since)}`;
+  return (
+    <>
+      <span className="agent" title={full}>
+        {shortAgentLabel(name, CARD_LABEL_CHARS)}
+      </span>{" "}
+      <span className="muted since" title={full}>
+        <span className="visually-hidden">since </span>
+        {formatClockShort(since)}
+      </span>
+    </>
+  );
+}
+
 /** `Release <agent>`, or `Release <agent> (<lease id>)` when that agent holds more than one. */
 function releaseName(lease: HeldLeaseView, held: readonly HeldLeaseView[]): string {
   const name = holderName(lease);
@@ -32,7 +59,7 @@ function releaseName(lease: HeldLeaseView, held: readonly HeldLeaseView[]): stri
 const isOf = (agent: AgentEntry | undefined, agentId: string | undefined): boolean =>
   agent !== undefined && agentId !== undefined && [agent.key, agent.label, agent.command].includes(agentId);
 
-function HeldLease({ lease, name, picked }: { lease: HeldLeaseView; name: string; picked: boolean }) {
+function HeldLease({ lease, name, picked, compact }: { lease: HeldLeaseView; name: string; picked: boolean; compact?: boolean }) {
   const intents = useIntents();
   const row = useRef<HTMLLIElement>(null);
   // The lease may end while its Release button has focus (the agent finished): hand it on.
@@ -42,7 +69,7 @@ function HeldLease({ lease, name, picked }: { lease: HeldLeaseView; name: string
   }, []);
   return (
     <li ref={row} className={picked ? "picked" : undefined}>
-      <span className="agent">{holderName(lease)}</span> <span className="muted">since {formatClock(lease.admittedAt)}</span>{" "}
+      <Who name={holderName(lease)} since={lease.admittedAt} compact={compact} />{" "}
       <ConfirmButton
         name={`Release ${name}`}
         text="Release"
@@ -60,7 +87,7 @@ function Waiter({ waiter, picked, compact }: { waiter: WaitingView; picked: bool
   return (
     <li className={picked ? "picked" : undefined}>
       {compact && <span className="position">#{waiter.position}</span>}
-      <span className="agent">{waiter.agentId ?? "unnamed agent"}</span> <span className="muted">since {formatClock(waiter.since)}</span>
+      <Who name={waiter.agentId ?? "unnamed agent"} since={waiter.since} compact={compact} />
       {/* SPEC §8: a `headroom run --resume` that goes on by itself after the window's reset. */}
       {waiter.resuming && (
         <span className="badge resuming" title={waiter.waitReason}>
@@ -88,7 +115,7 @@ export const LeaseList = memo(function LeaseList({ providerId, max }: { provider
         {held.length > 0 && (
           <ul aria-label={`Holding ${providerId}`}>
             {held.map((lease) => (
-              <HeldLease key={lease.leaseId} lease={lease} name={releaseName(lease, leases.held)} picked={isOf(agent, lease.agentId)} />
+              <HeldLease key={lease.leaseId} lease={lease} name={releaseName(lease, leases.held)} picked={isOf(agent, lease.agentId)} compact />
             ))}
           </ul>
         )}

@@ -18,8 +18,10 @@ export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) 
   const intents = useIntents();
   const { error, busy, run } = useAction();
   const now = useNow(500);
-  // A 429 pause is the usual one; other reasons (the provider's own headers) are named.
-  const why = reason === undefined || /\b429\b/.test(reason) ? "after a 429" : `(${reason})`;
+  // A 429 pause is the usual one; other reasons (the provider's own headers) are named. A used-up
+  // window is named by the chip beside the id (`5h used up · 15:00`): here it is only "window".
+  // Short by design: the line and Resume now share a card row of two lines (SPEC §4).
+  const why = reason === undefined || /\b429\b/.test(reason) ? "Paused after a 429" : /window used up/.test(reason) ? "Paused: window used up" : `Paused: ${reason}`;
   async function resume(event: MouseEvent<HTMLButtonElement>): Promise<void> {
     const card = regionOf(event.currentTarget);
     const result = await run(intents.resume(providerId));
@@ -28,7 +30,7 @@ export function PauseCountdown({ providerId, pausedUntil, reason }: PauseProps) 
   return (
     <div className="pause">
       <span className="pause-text" title={reason ?? "Paused after a rate limit (429)"}>
-        Paused {why}: resumes in <span className="countdown">{formatRemaining(pausedUntil - now)}</span>
+        {why} · <span className="countdown">{formatRemaining(pausedUntil - now)}</span> left
       </span>
       <button type="button" className="small" aria-disabled={busy || undefined} onClick={(event) => void (busy ? undefined : resume(event))}>
         Resume now

@@ -34,7 +34,8 @@ export function ReductionBanner({ entry }: { entry: ConcurrencyStatusEntry }) {
       aria-disabled={busy || undefined}
       onClick={(event) => void (busy ? undefined : restore(event, autoReducedFrom))}
     >
-      <span aria-hidden="true">Restore {autoReducedFrom}</span>
+      {/* One word beside the badge that says `from N`: the row holds badge, Restore and Dismiss whole. */}
+      <span aria-hidden="true">Restore</span>
       <span className="visually-hidden">Restore limit to {autoReducedFrom}</span>
     </button>
   );

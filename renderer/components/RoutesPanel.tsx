@@ -4,6 +4,7 @@ import type { BreakerSettings } from "../../shared/types";
 import { checkBreakerSettingsBody } from "../../shared/validate";
 import { useHeadroom, useIntents } from "../app-context";
 import { formatDuration } from "../../shared/duration";
+import { parseSpokenDuration } from "../duration-words";
 import { sortedRouteKeys } from "../store/attention";
 import { CommitField, refused, typedNumber } from "./CommitField";
 import { Explained } from "./Explained";
@@ -33,20 +34,23 @@ function BreakerSettingsForm() {
         inputProps={{ className: "narrow" }}
         onCommit={save("threshold")}
       />
+      {/* A duration typed as it reads (`2 min 30 s`, `90 s`, a bare number of seconds), not in ms. */}
       <CommitField
-        label="Breaker cooldown ms"
+        label="Breaker open for"
         visibleLabel={
           <Explained
-            term="Open for (ms)"
-            explanation="How long an open route rests before one probe run may try it (half-open); a success closes it, a failure opens it again. 0 turns the breaker off."
+            term="Open for"
+            explanation="How long an open route rests before one probe run may try it (half-open); a success closes it, a failure opens it again. 0 turns the breaker off. Type it as you say it: 30 s, 2 min 30 s."
           />
         }
-        value={String(settings.cooldownMs)}
-        range={LIMITS.breakerCooldownMs}
+        value={formatDuration(settings.cooldownMs)}
         inputProps={{ className: "narrow" }}
-        onCommit={save("cooldownMs")}
+        onCommit={(draft) => {
+          const ms = parseSpokenDuration(draft);
+          return ms === undefined ? refused(`Type a duration such as 30 s or 2 min 30 s.`) : save("cooldownMs")(String(ms));
+        }}
       />
-      <span className="muted setting-reading">{settings.cooldownMs === 0 ? "breaker off" : `= ${formatDuration(settings.cooldownMs)}`}</span>
+      {settings.cooldownMs === 0 && <span className="muted setting-reading">breaker off</span>}
     </div>
   );
 }

@@ -14,8 +14,14 @@ function PausedChip({ until }: { until: number }) {
 export function StateChip({ entry }: { entry: ConcurrencyStatusEntry }) {
   const spent = entry.windows?.find(usedUp);
   if (spent) {
-    const reset = spent.resetsAt === undefined ? "" : `, resets ${formatTimeOfDay(spent.resetsAt)}`;
-    return <span className="chip chip-alert">{`${windowName(spent.name)} window used up${reset}`}</span>;
+    // Short by design (SPEC §4: `5h used up · 18:23`): the chip shares a row with the id.
+    const reset = spent.resetsAt === undefined ? "" : ` · ${formatTimeOfDay(spent.resetsAt)}`;
+    const resets = spent.resetsAt === undefined ? "" : `, resets ${formatTimeOfDay(spent.resetsAt)}`;
+    return (
+      <span className="chip chip-alert" title={`${windowName(spent.name)} window used up${resets}`}>
+        {`${spent.name} used up${reset}`}
+      </span>
+    );
   }
   if (entry.paused && entry.pausedUntil !== undefined) return <PausedChip until={entry.pausedUntil} />;
   if (entry.waitReason?.startsWith("holding new agents")) return <span className="chip chip-warn">holding new agents</span>;

@@ -2,6 +2,7 @@
 // store at once, so a control does not snap back to the old value until the push arrives.
 import type { Bridge, Result } from "../../shared/contract";
 import { IN_STATUS, type ProviderConfigPatch } from "../../shared/provider-settings";
+import type { Preset } from "../../shared/presets";
 import type { BreakerSettings, ConcurrencyStatusEntry, ProviderConfigView, RouteKey } from "../../shared/types";
 import { applyEntry, applyRoutes } from "./apply-snapshots";
 import type { HeadroomStore } from "./headroom-store";
@@ -69,6 +70,14 @@ export function createIntents(bridge: Bridge, store: HeadroomStore, now: () => n
     dismissNotice: (providerId: string) =>
       onSuccess(bridge.invoke("notice:dismiss", { providerId }), (entry) => store.setState((s) => applyEntry(s, entry, now()))),
     releaseLease: (leaseId: string) => bridge.invoke("lease:release", { leaseId }),
+    // SPEC §10: presets and connecting agents.
+    addPreset: async (preset: Preset) => {
+      const added = await bridge.invoke("limit:set", { providerId: preset.id, limit: preset.limit });
+      return added.ok ? bridge.invoke("provider:configure", { providerId: preset.id, upstream: preset.upstream }) : added;
+    },
+    connections: () => bridge.invoke("connections:get"),
+    connectAgent: (agent: string, dryRun: boolean) => bridge.invoke("connection:connect", { agent, ...(dryRun ? { dryRun } : {}) }),
+    disconnectAgent: (agent: string) => bridge.invoke("connection:disconnect", { agent }),
     resetRoute: (route: RouteKey) => bridge.invoke("route:reset", route),
     /** The chart's range; the host's history for it replaces what the window sampled itself. */
     showChart: async (minutes: ChartMinutes) => {

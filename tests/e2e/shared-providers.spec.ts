@@ -23,7 +23,7 @@ test("without Redis the switch explains itself, sends nothing, and `providers sh
   await expect(explanation).toBeHidden();
 
   // Reached by keyboard like any control, and inert under Space and Enter as under a click.
-  await page.getByRole("spinbutton", { name: "Hold new agents at percent for anthropic" }).focus();
+  await page.getByRole("spinbutton", { name: "Daily budget dollars for anthropic" }).focus(); // the last setting field
   await page.keyboard.press("Tab");
   await expect(toggle).toBeFocused();
   await expect(explanation).toBeVisible();

@@ -9,7 +9,7 @@ test("durations read as people say them; cooldown, recycling and breaker setting
   await openWindow();
   const anthropic = card(page, "anthropic");
   await expect(anthropic.getByText("cooldown 1.2 s after each release")).toBeVisible();
-  await expect(page.getByText("= 2 min 30 s")).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Breaker open for" })).toHaveValue("2 min 30 s");
   await expect(anthropic.getByRole("slider", { name: "Cooldown for anthropic" })).toHaveAttribute("aria-valuetext", "1.2 s");
 
   // Keyboard focus shows the explanation, and it is the term's description.
@@ -20,7 +20,7 @@ test("durations read as people say them; cooldown, recycling and breaker setting
   await expect(details.getByRole("tooltip").filter({ hasText: "Slots just released" })).toBeVisible();
   await expect(recycling).toHaveAccessibleDescription(/resting for the cooldown/);
   // Hover does too.
-  await page.getByText("Open for (ms)").hover();
+  await page.getByText("Open for", { exact: true }).hover();
   await expect(page.getByRole("tooltip").filter({ hasText: "half-open" })).toBeVisible();
   await anthropic.locator(".term", { hasText: "Cooldown" }).hover();
   await expect(anthropic.getByRole("tooltip").filter({ hasText: "slot rests this long" })).toBeVisible();

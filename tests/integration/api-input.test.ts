@@ -38,7 +38,7 @@ const cases: [string, string, string, string][] = [
   ["POST", "/concurrency/leases/abc/release", '{"outcome":"rate_limited","retryAfterMs":1.2}', "retryAfterMs"],
   ["PUT", "/routes/settings", '{"threshold":0}', "threshold must be an integer from 1 to 1000"],
   ["PUT", "/routes/settings", "{}", "threshold, cooldownMs or both"],
-  ["PUT", "/routes/settings", '{"treshold":2}', "threshold, cooldownMs or both"],
+  ["PUT", "/routes/settings", '{"treshold":2}', "treshold is not a field of body; the fields allowed are threshold, cooldownMs"],
   ["POST", "/routes/admit", '{"targetId":"a","runtimeId":"b","modelId":"c"}', "runId"],
   ["POST", "/routes/outcome", '{"targetId":"a","runtimeId":"b","modelId":"c","runId":"r","outcome":"bad"}', "outcome must be one of success, failure, neutral"],
 ];

@@ -110,11 +110,13 @@ describe("providers", () => {
       limit: 2,
       cooldownMs: 350,
       responseTimeoutMs: 300_000,
+      waitForResetMs: 120_000,
+      overage: "allow",
       upstream: "https://api.anthropic.com",
       usageGate: { url: "http://127.0.0.1:9/usage", pollMs: 1000 },
     });
     const cleared = await t.client.setProvider("anthropic", { upstream: null, usageGate: null });
-    expect(cleared).toEqual({ providerId: "anthropic", limit: 2, cooldownMs: 350, responseTimeoutMs: 300_000 });
+    expect(cleared).toEqual({ providerId: "anthropic", limit: 2, cooldownMs: 350, responseTimeoutMs: 300_000, waitForResetMs: 120_000, overage: "allow" });
   });
 
   test("DELETE removes a provider and answers its waiters with 404", async () => {

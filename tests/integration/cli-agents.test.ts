@@ -25,7 +25,7 @@ test("agents and usage print tables, --json the API's answer, and a bad --hours 
   const usage = await runCli(["usage", "--by", "model", "--hours", "24"], env);
   expect(usage.stdout).toMatch(/^MODEL\s+REQUESTS\s+429S\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\nclaude-test\s+1\s+0\s+0\s+10\s+3\s+0\s+0\n/);
   const json = JSON.parse((await runCli(["usage", "--json"], env)).stdout) as { rows: unknown[] };
-  expect(json.rows).toEqual([{ agent: "reviewer", requests: 1, rateLimited: 0, errors: 0, tokens: { input: 10, output: 3, cacheRead: 0, cacheWrite: 0 } }]);
+  expect(json.rows).toEqual([{ agent: "reviewer", requests: 1, rateLimited: 0, errors: 0, tokens: { input: 10, output: 3, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, unpriced: 1 }]);
 
   const bad = await runCli(["usage", "--hours", "0"], env);
   expect(bad.code).toBe(64);

@@ -27,7 +27,7 @@ test("providers add, list, upstream and remove change the host and print what th
   expect(await t.client.provider("anthropic")).toMatchObject({ limit: 4, upstream: "https://api.anthropic.com" });
 
   const listed = JSON.parse(await ok("providers", "--json")) as { providers: unknown[] };
-  expect(listed.providers).toEqual([{ providerId: "anthropic", limit: 4, cooldownMs: 350, responseTimeoutMs: 300_000, upstream: "https://api.anthropic.com" }]);
+  expect(listed.providers).toEqual([{ providerId: "anthropic", limit: 4, cooldownMs: 350, responseTimeoutMs: 300_000, waitForResetMs: 120_000, overage: "allow", upstream: "https://api.anthropic.com" }]);
   expect(await ok("providers")).toMatch(/^PROVIDER\s+LIMIT\s+COOLDOWN\s+UPSTREAM.*\nanthropic\s+4\s+350 ms\s+https:\/\/api\.anthropic\.com/);
 
   await ok("providers", "upstream", "anthropic", "none");

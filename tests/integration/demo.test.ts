@@ -38,6 +38,8 @@ test("the demo shows, within 20 s, a queue, a 429 pause, an auto-reduction and a
     expect(new Set(agents.map((agent) => agent.label)).size).toBe(8);
     expect(agents.map((agent) => agent.label)).toEqual(expect.arrayContaining(["claude · ~/src/api", "codex · ~/src/web"]));
     expect(agents.some((agent) => agent.tokens.output > 0)).toBe(true);
+    // Its models are real names the price library knows, on a plan: costs show, API-equivalent.
+    expect(agents.some((agent) => agent.costUsd > 0 && agent.apiEquivalent === true)).toBe(true);
   } finally {
     await demo.stop();
   }

@@ -20,10 +20,10 @@ const text = async (res: IncomingMessage) => {
 };
 const tokens = (input: number, output: number, cacheRead = 0, cacheWrite = 0) => ({ input, output, cacheRead, cacheWrite });
 
-test("each agent's requests and tokens are counted from the stream, per agent, provider and model", async () => {
+test("each agent's requests, tokens and cost are counted from the stream, per agent, provider and model", async () => {
   h = await startProxyHarness({ fake: { events: 4, eventDelayMs: 0 } });
   expect((await post(`${h.base}/v1/messages`, message(), { "x-headroom-agent": "reviewer" })).status).toBe(200);
-  expect((await post(`${h.base}/v1/messages`, message("claude-other"), { "x-headroom-agent": "reviewer" })).status).toBe(200);
+  expect((await post(`${h.base}/v1/messages`, message("claude-sonnet-4-5"), { "x-headroom-agent": "reviewer" })).status).toBe(200);
   expect((await post(`${h.base}/v1/messages`, message(), { "user-agent": "claude-cli/2.0.14 (external, cli)" })).status).toBe(200);
 
   const { agents } = await h.client.agents();
@@ -37,19 +37,22 @@ test("each agent's requests and tokens are counted from the stream, per agent, p
 
   const byAgent = await h.client.usage();
   expect(byAgent.until - byAgent.since).toBe(5 * 3_600_000);
+  // claude-sonnet-4-5 at $3 in and $15 out per million: 10 × 3 + 4 × 15 = 90 micro-dollars.
+  // The library has no claude-test: its tokens count, unpriced.
   expect(byAgent.rows).toEqual([
-    { agent: "reviewer", requests: 2, rateLimited: 0, errors: 0, tokens: tokens(20, 8) },
-    { agent: "claude-cli", requests: 1, rateLimited: 0, errors: 0, tokens: tokens(10, 4) },
+    { agent: "reviewer", requests: 2, rateLimited: 0, errors: 0, tokens: tokens(20, 8), costUsd: expect.closeTo(0.00009, 12), unpriced: 1 },
+    { agent: "claude-cli", requests: 1, rateLimited: 0, errors: 0, tokens: tokens(10, 4), costUsd: 0, unpriced: 1 },
   ]);
   expect((await h.client.usage({ hours: 192, by: "model" })).rows.map((row) => [row.model, row.requests])).toEqual([
     ["claude-test", 2],
-    ["claude-other", 1],
+    ["claude-sonnet-4-5", 1],
   ]);
   expect((await h.client.usage({ by: "provider" })).rows).toEqual([expect.objectContaining({ providerId: "anthropic", requests: 3 })]);
 
   const metrics = await (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${h.host.token}` } })).text();
   expect(metrics).toContain('headroom_tokens_total{provider="anthropic",kind="input"} 30');
   expect(metrics).toContain('headroom_tokens_total{provider="anthropic",kind="output"} 12');
+  expect(metrics).toMatch(/headroom_cost_usd_total\{provider="anthropic"\} 0\.0000(9|89999)/);
 });
 
 test("bad usage queries are refused with what is allowed", async () => {

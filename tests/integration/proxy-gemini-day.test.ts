@@ -33,7 +33,8 @@ function expectPausedUntilPacificMidnight(paused: ConcurrencyStatusEntry, before
   expect(paused.pausedUntil! - before).toBeGreaterThan(0);
   expect(paused.pausedUntil! - before).toBeLessThanOrEqual(25 * 3_600_000);
   expect(paused.pauseReason).toMatch(/^per-day window used up; resets (\w{3} )?\d\d:\d\d$/);
-  expect(paused.windows).toEqual([{ name: "day", usedPercent: 100, status: "rejected", resetsAt: paused.pausedUntil, seenAt: expect.any(Number) }]);
+  expect(paused.windows).toEqual([{ name: "day", usedPercent: 100, status: "rejected", resetsAt: paused.pausedUntil, lengthMs: 86_400_000, seenAt: expect.any(Number) }]);
+  expect(paused.pauseKind).toBe("window");
 }
 
 /** The next gated request is answered by Headroom at once, in Google's format; nothing reaches the upstream. */

@@ -135,5 +135,5 @@ test("each response on one socket is one request with its own model and usage, a
   await closed(client);
   await eventually(async () => expect(await entry()).toMatchObject({ active: 0 }));
   // The close adds no third request.
-  expect((await h.client.usage()).rows).toEqual([{ agent: "codex-ws", requests: 2, rateLimited: 0, errors: 0, tokens: { input: 20, output: 8, cacheRead: 0, cacheWrite: 0 } }]);
+  expect((await h.client.usage()).rows).toEqual([{ agent: "codex-ws", requests: 2, rateLimited: 0, errors: 0, tokens: { input: 20, output: 8, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, unpriced: 2 }]);
 });

@@ -49,8 +49,9 @@ test("a window used up on one host pauses the other: its proxy refuses at once, 
   // so on a loaded machine it is off by that trip (seen: 50–153 ms); a second is the bug.
   expect(Math.abs(seen.pausedUntil! - resetAt)).toBeLessThan(250);
   expect(seen.pauseReason).toMatch(/^5-hour window used up; resets \d\d:\d\d$/);
-  expect(seen).toMatchObject({ limit: 2, autoReduced: false });
-  await until(() => entry(devbox), (e) => e.windows?.some((w) => w.name === "5h" && w.usedPercent === 100) === true, "devbox to show the 5-hour window");
+  expect(seen).toMatchObject({ limit: 2, autoReduced: false, pauseKind: "window" });
+  const shown = await until(() => entry(devbox), (e) => e.windows?.some((w) => w.name === "5h" && w.usedPercent === 100) === true, "devbox to show the 5-hour window");
+  expect(shown.windows?.find((w) => w.name === "5h")?.lengthMs).toBe(18_000_000);
 
   // Its proxy refuses at once: nothing reaches the provider behind it.
   const generations = devbox.fake.stats.generations;

@@ -19,6 +19,8 @@ const agent = (key: string, change: Partial<AgentEntry> = {}): AgentEntry => ({
   lastSeenAt: Date.now(),
   requests: 12,
   tokens: { input: 1_000, output: 200, cacheRead: 30_000, cacheWrite: 0 },
+  costUsd: 0.0126,
+  unpriced: 0,
   ...change,
 });
 
@@ -77,7 +79,7 @@ test("Keep N accepts the lower limit through notice:accept, and the item leaves 
 
 test("a provider failing for want of an upstream is in Needs you; `Set upstream for <id>` opens its details at the field", async () => {
   const view = renderWindow();
-  view.bridge.answer("provider:get", ({ providerId }) => ({ ok: true, value: { providerId, limit: 3, cooldownMs: 350, responseTimeoutMs: 300_000 } }));
+  view.bridge.answer("provider:get", ({ providerId }) => ({ ok: true, value: { providerId, limit: 3, cooldownMs: 350, responseTimeoutMs: 300_000, waitForResetMs: 120_000, overage: "allow" as const } }));
   view.push("status", { providers: [entry("gemini", { upstreamFailures: { count: 3, lastError: "no upstream is set for gemini", lastAt: Date.now() } })] });
   const item = within(screen.getByRole("listitem", { name: "gemini: 3 requests failed without a working upstream" }));
   expect(item.getByText(/no upstream is set for gemini/)).toBeTruthy();
@@ -107,7 +109,7 @@ test("plan windows show as meters with their reset time; a used-up window names 
     ["5-hour window used for anthropic", "100"],
     ["7-day window used for anthropic", "41"],
   ]);
-  expect(card.getByText(/^5-hour window used up, resets \d{1,2}:\d\d/)).toBeTruthy();
+  expect(card.getByText(/^5h used up · \d{1,2}:\d\d/)).toBeTruthy();
   expect(screen.getByRole("listitem", { name: "anthropic: 5-hour window used up" }).textContent).toMatch(/resets \d{1,2}:\d\d/);
 });
 

@@ -25,7 +25,7 @@ function details(id: string) {
   return within(screen.getByRole("region", { name: `${id} details` }));
 }
 const shareSwitch = (id: string) => details(id).getByRole("switch", { name: `Share ${id} across machines` });
-const config = (providerId: string, shared: boolean): ProviderConfigView => ({ providerId, limit: 3, cooldownMs: 350, responseTimeoutMs: 300_000, shared });
+const config = (providerId: string, shared: boolean): ProviderConfigView => ({ providerId, limit: 3, cooldownMs: 350, responseTimeoutMs: 300_000, waitForResetMs: 120_000, overage: "allow" as const, shared });
 
 test("without Redis the switch stays in place, off, says what would make it work, and sends nothing", async () => {
   const { bridge } = liveWindow({ providers: [entry("anthropic")] });

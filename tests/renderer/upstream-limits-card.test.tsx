@@ -19,7 +19,7 @@ test("the card shows what the provider's own rate-limit headers say, and why it 
     ],
   });
   const card = within(screen.getByRole("region", { name: "anthropic" }));
-  expect(card.getByText(/Paused \(upstream says 0 requests left\): resumes in/)).toBeTruthy();
+  expect(card.getByText(/^Paused: upstream says 0 requests left · /)).toBeTruthy();
   // The whole reading, buckets without a known limit too, is in the details.
   fireEvent.click(card.getByRole("button", { name: "Details for anthropic" }));
   const details = within(screen.getByRole("region", { name: "anthropic details" }));

@@ -9,6 +9,8 @@ const config = (providerId: string, change: Partial<ProviderConfigView> = {}): P
   limit: 3,
   cooldownMs: 350,
   responseTimeoutMs: 300_000,
+  waitForResetMs: 120_000,
+  overage: "allow",
   ...change,
 });
 

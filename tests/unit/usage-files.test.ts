@@ -163,8 +163,8 @@ test("a version-1 usage.json is migrated once: counts kept, names tamed, sums pa
   expect(first.files.notices()).toEqual([]);
   const rows = first.ledger.rows(0, "agent");
   expect(rows).toEqual([
-    { agent: "evil?name", requests: 3, rateLimited: 1, errors: 0, tokens: tokens(Number.MAX_SAFE_INTEGER, 5) },
-    { agent: "claude · ~/api", requests: 6, rateLimited: 2, errors: 0, tokens: tokens(30, 10) },
+    { agent: "evil?name", requests: 3, rateLimited: 1, errors: 0, tokens: tokens(Number.MAX_SAFE_INTEGER, 5), costUsd: 0, unpriced: 0 },
+    { agent: "claude · ~/api", requests: 6, rateLimited: 2, errors: 0, tokens: tokens(30, 10), costUsd: 0, unpriced: 0 },
   ]);
   expect(existsSync(join(dir, "usage.json"))).toBe(false);
   expect(readdirSync(dir).filter((name) => name.startsWith("usage.json.migrated-"))).toHaveLength(1);

@@ -11,11 +11,11 @@ test("counts add up per agent, provider and model, and the last N hours are what
   ledger.add(start + 1, { providerId: "anthropic", agent: "claude · ~/api", model: "haiku", rateLimited: true });
   ledger.add(start + 2 * HOUR_MS, { providerId: "openai", agent: "codex · ~/web", model: "gpt-5", error: true, tokens: tokens(5, 500) });
   expect(ledger.rows(start, "agent")).toEqual([
-    { agent: "codex · ~/web", requests: 1, rateLimited: 0, errors: 1, tokens: tokens(5, 500) },
-    { agent: "claude · ~/api", requests: 2, rateLimited: 1, errors: 0, tokens: tokens(100, 10) },
+    { agent: "codex · ~/web", requests: 1, rateLimited: 0, errors: 1, tokens: tokens(5, 500), costUsd: 0, unpriced: 0 },
+    { agent: "claude · ~/api", requests: 2, rateLimited: 1, errors: 0, tokens: tokens(100, 10), costUsd: 0, unpriced: 0 },
   ]);
   expect(ledger.rows(start, "model").map((row) => row.model)).toEqual(["gpt-5", "opus", "haiku"]);
-  expect(ledger.rows(start + 2 * HOUR_MS, "provider")).toEqual([{ providerId: "openai", requests: 1, rateLimited: 0, errors: 1, tokens: tokens(5, 500) }]);
+  expect(ledger.rows(start + 2 * HOUR_MS, "provider")).toEqual([{ providerId: "openai", requests: 1, rateLimited: 0, errors: 1, tokens: tokens(5, 500), costUsd: 0, unpriced: 0 }]);
 });
 
 test("past 1,000 agent × model series in a provider's hour the rest is counted as other", () => {
@@ -73,4 +73,18 @@ test("the per-day counter keeps today's names past its byte bound by compacting 
   expect(written["2026-12-03"]!.p).toHaveLength(100);
   expect(written["2026-12-01"]!.p!.length).toBeLessThanOrEqual(11);
   for (const day of ["2026-12-01", "2026-12-02", "2026-12-03"]) expect(days.total("p", day)).toMatchObject({ requests: 100, tokens: tokens(5_050) });
+});
+
+test("cost and unpriced requests add up with the tokens, and rows of plan providers say API-equivalent", () => {
+  const ledger = new UsageLedger();
+  ledger.add(start, { providerId: "anthropic", agent: "claude", model: "claude-sonnet-4-5", tokens: tokens(1_000, 100), costUsd: 0.0045 });
+  ledger.add(start, { providerId: "anthropic", agent: "claude", model: "claude-sonnet-4-5", tokens: tokens(1_000, 100), costUsd: 0.0045 });
+  ledger.add(start, { providerId: "local", agent: "claude", model: "house-7b", tokens: tokens(50), unpriced: true });
+  const onPlan = (providerId: string) => providerId === "anthropic";
+  const byProvider = ledger.rows(start, "provider", onPlan);
+  expect(byProvider.find((row) => row.providerId === "anthropic")).toMatchObject({ costUsd: 0.009, unpriced: 0, apiEquivalent: true });
+  expect(byProvider.find((row) => row.providerId === "local")).toMatchObject({ costUsd: 0, unpriced: 1 });
+  expect(byProvider.find((row) => row.providerId === "local")).not.toHaveProperty("apiEquivalent");
+  // The agent's row mixes a plan and an API provider: not API-equivalent as a whole.
+  expect(ledger.rows(start, "agent", onPlan)[0]).not.toHaveProperty("apiEquivalent");
 });

@@ -68,6 +68,9 @@ describe("every channel checks its request before the service sees it", () => {
     ["usage:get", { hours: 193 }, "hours"],
     ["usage:get", { by: "team" }, "by"],
     ["route:reset", { targetId: "anthropic", runtimeId: "http" }, "modelId"],
+    ["connection:connect", { agent: "claude", dryRun: "yes" }, "dryRun"],
+    ["connection:connect", { agent: "Claude Code" }, "agent"],
+    ["connection:disconnect", {}, "agent"],
   ];
 
   test.each(bad)("%s with %j is invalid_input naming %s", (channel, request, field) => {
@@ -79,7 +82,7 @@ describe("every channel checks its request before the service sees it", () => {
   });
 
   test("every channel with a request has a bad case above", () => {
-    const voidChannels = ["status:get", "routes:get", "history:get", "host:info", "agents:get"];
+    const voidChannels = ["status:get", "routes:get", "history:get", "host:info", "agents:get", "presets:get", "connections:get"];
     const covered = new Set(bad.map(([channel]) => channel));
     expect(INVOKE_CHANNELS.filter((c) => !voidChannels.includes(c) && !covered.has(c))).toEqual([]);
   });
