@@ -18,8 +18,7 @@ const clock = (at: number) => {
 
 /** Paused by a used-up window or a budget (the status's `pauseKind`), not by a 429's backoff. */
 function pausedByWindow(entry: ConcurrencyStatusEntry | undefined): boolean {
-  const kind = (entry as { pauseKind?: string } | undefined)?.pauseKind;
-  return entry?.paused === true && (kind === "window" || kind === "budget");
+  return entry?.paused === true && (entry.pauseKind === "window" || entry.pauseKind === "budget");
 }
 
 /** `5-hour window used up; resets 15:00` → `5-hour window`. */

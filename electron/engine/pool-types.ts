@@ -66,6 +66,13 @@ export interface AcquireOptions {
    * waiter, in the order they stopped, after the reset's probe; never held by the hold.
    */
   resume?: boolean;
+  /**
+   * SPEC §8 `waitForResetMs` of a gated proxy request: one that arrives while a used-up window
+   * pauses the provider (its reset this near, or the proxy would have refused it) waits for the
+   * reset, and is answered with a timeout when a refused probe moves the reset further than
+   * this, or 60 s past the latest reset without an admission.
+   */
+  nearResetMs?: number;
 }
 
 export interface Lease {

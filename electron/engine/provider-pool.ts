@@ -80,6 +80,7 @@ class Pool implements ProviderPool {
       drive: driven,
       event,
       timeOutBefore,
+      windowPaused: (until) => this.admission.windowPaused(until),
       ...(deps.recentAgent ? { recentAgent: deps.recentAgent } : {}),
     });
     const { limit, held, recycling, windows, gate } = this;

@@ -35,6 +35,8 @@ export class Waiter implements Timed {
   holdable = true;
   /** A `headroom run --resume` waiting out a window (SPEC §8): goes before every other waiter, FIFO among its kind. */
   readonly resuming: boolean;
+  /** SPEC §8 `waitForResetMs`, for a proxy request (near-reset.ts). */
+  readonly nearResetMs: number | undefined;
 
   constructor(
     private readonly owner: WaiterOwner,
@@ -50,6 +52,7 @@ export class Waiter implements Timed {
     this.ttlMs = options.ttlMs;
     this.signal = options.signal;
     this.resuming = options.resume === true;
+    this.nearResetMs = options.nearResetMs;
   }
 
   /** The waiter is its own abort listener, so a signal costs no closure. */

@@ -20,6 +20,8 @@ export interface WindowRulesHooks {
   drive(): void;
   event(kind: HistoryKind, message: string): void;
   timeOutBefore(until: number): void;
+  /** A used-up window paused the provider until `until` (SPEC §8 `waitForResetMs` tests its waiters again). */
+  windowPaused?(until: number): void;
   /** Overrides the pool's own record of recent agents (agent identity, SPEC §9, may know better). */
   recentAgent?: (agentId: string) => boolean;
 }
@@ -57,7 +59,10 @@ export class WindowRules implements PoolWindows {
       changed: () => hooks.drive(),
       exhausted: (message) => hooks.event("window_exhausted", message),
       reset: (message) => hooks.event("window_reset", message),
-      paused: (until) => hooks.timeOutBefore(until),
+      paused: (until) => {
+        hooks.timeOutBefore(until);
+        hooks.windowPaused?.(until);
+      },
     });
   }
 
@@ -95,6 +100,11 @@ export class WindowRules implements PoolWindows {
   /** Nothing holds the queue back (for the watchdog); the instant a 429 pause ends still holds. */
   idle(now: number): boolean {
     return this.ratePause?.holding(now) !== true && !this.pause.blocks() && this.holdReason(now) === undefined;
+  }
+
+  /** While a used-up window pauses the provider: its reset. */
+  windowPausedUntil(now: number): number | undefined {
+    return this.pause.pause(now)?.until;
   }
 
   /** The later of the 429 pause and a used-up window's. */

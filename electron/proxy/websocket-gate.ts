@@ -107,7 +107,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     };
     const usedUp = service.windowRefusal(providerId);
     if (usedUp) {
-      if (input.rideOn !== undefined) service.stoppedOn(input.rideOn, "window");
+      if (input.rideOn !== undefined) service.stoppedOn(input.rideOn, usedUp.kind);
       return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
     }
     let start: GateStart;

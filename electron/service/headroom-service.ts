@@ -38,7 +38,7 @@ import { shuttingDown } from "./service-error";
 import { SeriesSampler } from "./series-sampler";
 import { ServiceEvents } from "./service-events";
 import { SettingsWriter } from "./settings-writer";
-import { UpstreamReadings } from "./upstream-readings";
+import { UpstreamReadings, type ProxyRefusal } from "./upstream-readings";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -258,9 +258,12 @@ export class HeadroomService implements OperationService {
   noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
   /** SPEC §10: windows a client read itself (Claude Code's status line); answers the provider's status. */
   reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry { this.upstream.reported(providerId, windows); return this.statusOf(providerId); }
-  /** A used-up window or a reached daily budget (SPEC §9): the proxy answers at once. */
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
-    return this.upstream.windowRefusal(providerId) ?? this.budgets.refusal(providerId);
+  /**
+   * A used-up window or a reached daily budget (SPEC §8, §9): the proxy answers at once. A request
+   * that may wait (`waitable`) is not refused by a window whose reset is within waitForResetMs.
+   */
+  windowRefusal(providerId: string, waitable = false): ProxyRefusal | undefined {
+    return this.upstream.windowRefusal(providerId, waitable) ?? this.budgets.refusal(providerId);
   }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }

@@ -2,6 +2,7 @@
 // them: the lease book says which provider holds which lease, the journal keeps held API leases
 // on disk, and an admission is answered only once it is saved.
 import type { Admission, HistoryEvent, LeasesView, StopKind } from "../../shared/types";
+import { SETTINGS } from "../../shared/provider-settings";
 import type { Clock } from "../engine/clock";
 import type { AcquireResult, ProviderPool } from "../engine/pool-types";
 import type { SettingsStore } from "../settings/settings-store";
@@ -27,6 +28,9 @@ export interface AcquireInput {
   /** SPEC §8: a `headroom run --resume` waiting out a window. */
   resume?: boolean;
 }
+
+/** SPEC §8 "Waiting through a near reset": the provider's `waitForResetMs`, for its proxy requests. */
+const nearResetMs = (provider: Provider): number => provider.options.waitForResetMs ?? SETTINGS.waitForResetMs.implied;
 
 export interface LeaseServiceDeps {
   store: SettingsStore;
@@ -135,7 +139,7 @@ export class LeaseService {
         ...(input.signal === undefined ? {} : { signal: input.signal }),
         ...(input.resume === true ? { resume: true } : {}),
         // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
-        ...(input.expires === false ? { proxied: true } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
+        ...(input.expires === false ? { proxied: true, nearResetMs: nearResetMs(provider) } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
       });
       const moved =
         !result.ok && result.failure.kind === "removed" && !this.deps.isClosed() && providers.get(input.providerId)?.pool !== pool;

@@ -19,7 +19,7 @@ afterEach(async () => {
   h = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
-});
+}, 60_000);
 
 const AGENT = `
 const fs = require("node:fs");
@@ -93,7 +93,7 @@ test("claude -p stopped by a used-up window waits as a resuming waiter and goes 
   expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(["window_exhausted", "resumed", "window_reset"]));
   // The slot went back as abandoned: no reduction, nothing left held or waiting.
   expect((await harness.client.status()).providers[0]).toMatchObject({ limit: 1, autoReduced: false, active: 0, queued: 0 });
-});
+}, 60_000);
 
 test("SIGTERM while waiting ends the run with the child's last status and leaves no waiter behind", async () => {
   h = await startProxyHarness({ limit: 1 });
@@ -111,7 +111,7 @@ test("SIGTERM while waiting ends the run with the child's last status and leaves
   await until(async () => ((await harness.client.leases("anthropic")).waiting.length === 0 ? true : undefined), "the waiter leave");
   expect((await harness.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 });
   expect(calls(agent.log)).toEqual([["--task", "x"]]); // any other command runs again unchanged, had it resumed
-});
+}, 60_000);
 
 test("a killed run leaves no resuming waiter behind", async () => {
   h = await startProxyHarness({ limit: 1 });
@@ -127,7 +127,7 @@ test("a killed run leaves no resuming waiter behind", async () => {
   await run.exited;
   await until(async () => ((await harness.client.leases("anthropic")).waiting.length === 0 ? true : undefined), "the waiter leave");
   expect((await harness.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 });
-});
+}, 60_000);
 
 test("--max-resumes outside 1..20, or without --resume, is a usage error naming what is allowed", async () => {
   h = await startProxyHarness({ limit: 1 });
@@ -140,4 +140,4 @@ test("--max-resumes outside 1..20, or without --resume, is a usage error naming 
     expect(result.code).toBe(64);
     expect(result.stderr).toContain(words);
   }
-});
+}, 60_000);

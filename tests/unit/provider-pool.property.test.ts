@@ -157,7 +157,8 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
       .acquire({
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(controller ? { signal: controller.signal } : {}),
-        ...(agent === undefined ? {} : { agentId: agent, proxied: !resume }),
+        // Proxy requests wait through a reset up to 2 s away (SPEC §8 `waitForResetMs`).
+        ...(agent === undefined ? {} : resume ? { agentId: agent } : { agentId: agent, proxied: true, nearResetMs: 2_000 }),
         ...(resume ? { resume: true } : {}),
       })
       .then((result) => {

@@ -84,3 +84,66 @@ describe("resuming waiters", () => {
     expect(plain.settled).toBe(false);
   });
 });
+
+describe("waiting through a near reset (waitForResetMs)", () => {
+  test("a proxy request waits for the reset, goes after resuming waiters, and through a reset that slips by 60 s", async () => {
+    const { pool, clock } = poolHarness({ limit: 1 });
+    const resetsAt = clock.now() + 90_000;
+    pool.windows.note(usedUp(resetsAt, clock.now()));
+    const proxied = track(pool.acquire({ proxied: true, agentId: "claude", nearResetMs: 120_000 }));
+    const resuming = track(pool.acquire({ resume: true }));
+    clock.advance(90_000);
+    await flush();
+    // The resuming waiter went first and is the probe; the provider refuses it again: the reset slips 60 s.
+    expect(resuming.result?.ok).toBe(true);
+    const probe = resuming.result?.ok ? resuming.result.lease.leaseId : "";
+    pool.windows.note(usedUp(clock.now() + 60_000, clock.now()));
+    pool.release(probe, "abandoned");
+    clock.advance(59_999);
+    await flush();
+    expect(proxied.settled).toBe(false); // 60 s is within waitForResetMs: it keeps waiting
+    clock.advance(1);
+    await flush();
+    expect(proxied.result?.ok).toBe(true); // the new probe
+  });
+
+  test("a refused probe that moves the reset beyond waitForResetMs answers the waiter at once", async () => {
+    const { pool, clock } = poolHarness({ limit: 1 });
+    pool.windows.note(usedUp(clock.now() + 30_000, clock.now()));
+    const proxied = track(pool.acquire({ proxied: true, nearResetMs: 120_000 }));
+    clock.advance(30_000);
+    await flush();
+    expect(proxied.result?.ok).toBe(true);
+    const probe = proxied.result?.ok ? proxied.result.lease.leaseId : "";
+    const next = track(pool.acquire({ proxied: true, nearResetMs: 120_000 }));
+    await flush();
+    expect(next.settled).toBe(false); // behind the probe, which is not a pause
+    pool.windows.note(usedUp(clock.now() + HOUR, clock.now()));
+    await flush();
+    expect(next.settled).toBe(false); // it joined during the probe, not a pause: an ordinary waiter
+    pool.release(probe, "rate_limited");
+    const late = track(pool.acquire({ proxied: true, nearResetMs: 120_000 }));
+    pool.windows.note(usedUp(clock.now() + 100_000, clock.now())); // earlier than the hour: no change
+    await flush();
+    expect(late.settled).toBe(false);
+    pool.resume();
+    await flush();
+  });
+
+  test("60 s past the reset without an admission it is answered like any refusal", async () => {
+    const { pool, clock } = poolHarness({ limit: 1 });
+    pool.windows.note(usedUp(clock.now() + 10_000, clock.now()));
+    const probe = track(pool.acquire());
+    const proxied = track(pool.acquire({ proxied: true, nearResetMs: 120_000 }));
+    clock.advance(10_000);
+    await flush();
+    expect(probe.result?.ok).toBe(true); // the probe is out and never answers
+    clock.advance(59_999);
+    await flush();
+    expect(proxied.settled).toBe(false);
+    // Its deadline (armed first) and the probe's own 60 s fall on one instant: still unanswered, it is refused.
+    clock.advance(1);
+    await flush();
+    expect(proxied.result).toEqual({ ok: false, failure: { kind: "timeout" } });
+  });
+});
