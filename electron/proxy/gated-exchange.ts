@@ -76,7 +76,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   // A request of its own (not riding a lease) waits through a reset that is near (SPEC §8).
   const usedUp = service.windowRefusal(providerId, input.rideOn === undefined);
   if (usedUp) {
-    if (input.rideOn !== undefined) service.stoppedOn(input.rideOn, usedUp.kind);
+    service.stopped(providerId, usedUp.kind, await requestAgent(service, req, input.rideOn), input.rideOn);
     return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
   }
 
@@ -167,8 +167,8 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
         const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
         end.finish(verdict);
         // The provider refused it by a window (it pauses now): the lease's run may wait it out (SPEC §8).
-        const stop = input.rideOn !== undefined && verdict.lease === "rate_limited" ? service.windowRefusal(providerId) : undefined;
-        if (stop) service.stoppedOn(input.rideOn!, stop.kind);
+        const stop = verdict.lease === "rate_limited" ? service.windowRefusal(providerId) : undefined;
+        if (stop) service.stopped(providerId, stop.kind, who.agent, input.rideOn);
         const tokens = usage.usage;
         const upstream = { host: input.target.host, format: input.flavor };
         service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });

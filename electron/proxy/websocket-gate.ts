@@ -107,7 +107,7 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
     };
     const usedUp = service.windowRefusal(providerId);
     if (usedUp) {
-      if (input.rideOn !== undefined) service.stoppedOn(input.rideOn, usedUp.kind);
+      service.stopped(providerId, usedUp.kind, await requestAgent(service, input.req, input.rideOn), input.rideOn);
       return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
     }
     let start: GateStart;

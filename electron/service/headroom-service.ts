@@ -248,7 +248,7 @@ export class HeadroomService implements OperationService {
   /** A proxy request rides on a held lease of this provider (SPEC §6); false = gate it normally. */
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
-  stoppedOn(leaseId: string, kind: StopKind): void { this.leaseService.stoppedOn(leaseId, kind); }
+  stopped(providerId: string, kind: StopKind, agent: AgentIdentity, rideOn?: string): void { this.leaseService.stopped(providerId, kind, agent.label, rideOn); }
 
   // ── what the proxy reads from upstreams (electron/service/upstream-readings.ts) ──
 

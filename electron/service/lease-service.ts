@@ -115,6 +115,7 @@ export class LeaseService {
     this.deps.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
     if (input.resume === true) {
       const who = input.agentId ?? "an agent";
+      this.deps.providers.stopped.resuming(lease.providerId, input.agentId);
       this.deps.onEvent({ kind: "resumed", providerId: lease.providerId, message: `${who} resumes on ${lease.providerId} (headroom run --resume)` });
     }
     return {
@@ -213,9 +214,16 @@ export class LeaseService {
     return true;
   }
 
-  /** A request riding the lease was refused by a used-up window or a budget (SPEC §8 `stoppedBy`). */
-  stoppedOn(leaseId: string, kind: StopKind): void {
-    this.book.stop(leaseId, kind);
+  /**
+   * A request of `label`'s was refused by a used-up window or a budget (SPEC §8): the lease it
+   * rode says so (`stoppedBy`), and a window's refusal counts it among who stopped.
+   */
+  stopped(providerId: string, kind: StopKind, label: string, rideOn?: string): void {
+    if (rideOn !== undefined) this.book.stop(rideOn, kind);
+    if (kind !== "window") return;
+    const provider = this.deps.providers.get(providerId);
+    const leaseAgent = rideOn === undefined ? undefined : provider?.pool.heldLeases().find((lease) => lease.leaseId === rideOn)?.agentId;
+    if (provider) this.deps.providers.stopped.note(providerId, label, leaseAgent);
   }
 
   /** The leases answer with each held lease's `stoppedBy`. */

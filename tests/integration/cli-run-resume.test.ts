@@ -77,7 +77,9 @@ test("claude -p stopped by a used-up window waits as a resuming waiter and goes 
   const waiter = await until(async () => (await harness.client.leases("anthropic")).waiting.find((w) => w.resuming), "a resuming waiter");
   expect(waiter).toMatchObject({ agentId: "claude", position: 1 });
   expect(waiter.waitReason).toMatch(/^resumes after the 5-hour window resets at \d\d:\d\d$/);
-  expect((await harness.client.status()).providers[0]).toMatchObject({ active: 0, queued: 1, paused: true });
+  const paused = (await harness.client.status()).providers[0]!;
+  expect(paused).toMatchObject({ active: 0, queued: 1, paused: true, pauseKind: "window" });
+  expect(paused.stoppedAgents).toHaveLength(1); // who stopped on the window: the stand-in claude
   const { agents } = await harness.client.agents();
   expect(agents.find((a) => a.state === "waiting")).toMatchObject({ resuming: true });
 
@@ -91,6 +93,9 @@ test("claude -p stopped by a used-up window waits as a resuming waiter and goes 
   expect(second).toEqual(["--resume", first![1], "-p", "fix the failing test"]);
   const { events } = await harness.client.history();
   expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(["window_exhausted", "resumed", "window_reset"]));
+  expect(events.find((e) => e.kind === "window_reset")?.message).toBe(
+    `anthropic's 5-hour window reset; agents are admitted again. Stopped on it: ${paused.stoppedAgents![0]} (1 runs with --resume and goes on by itself)`,
+  );
   // The slot went back as abandoned: no reduction, nothing left held or waiting.
   expect((await harness.client.status()).providers[0]).toMatchObject({ limit: 1, autoReduced: false, active: 0, queued: 0 });
 }, 60_000);
