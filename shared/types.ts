@@ -115,6 +115,7 @@ export type HistoryKind =
   | "window_warning"
   | "window_exhausted"
   | "window_reset"
+  | "overage_started"
   | "budget_warning"
   | "budget_reached";
 

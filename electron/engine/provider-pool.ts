@@ -265,6 +265,7 @@ class Pool implements ProviderPool {
       ...this.rateLimits.readingFields(),
       ...this.windows.waitFields(queue.size > 0, queue.size > queue.exempt, now, queue.resuming > 0),
       ...(windows ? { windows } : {}),
+      ...this.windows.overageFields(),
     };
   }
 

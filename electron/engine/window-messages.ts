@@ -54,3 +54,10 @@ export const proxyRefusal = (providerId: string, label: string, resetsAt: number
 /** Why a `headroom run --resume` waits (SPEC §8): shown on its waiter and in the status. */
 export const resumeReason = (label: string, resetsAt: number, now: number): string =>
   `resumes after the ${label} resets at ${localTime(resetsAt, now)}`;
+
+/** SPEC §8 `overage_started`: the plan's window is used up and requests are paid from extra usage. */
+export const overageMessage = (providerId: string, label: string, resetsAt: number | undefined, now: number): string =>
+  `${providerId} is now paying for extra usage: the ${label} is used up` + (resetsAt === undefined ? "" : ` (resets ${localTime(resetsAt, now)})`);
+
+/** The refusal with `overage: "stop"`: the plan's limit is where Headroom stops. */
+export const extraUsageOff = (providerId: string): string => ` Extra usage is off in Headroom for ${providerId}.`;

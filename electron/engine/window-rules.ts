@@ -36,6 +36,8 @@ export interface PoolWindows {
   refusal(now: number): { retryAfterS: number; message: string } | undefined;
   /** SPEC §8 `holdNewAtPercent`: undefined = no hold. */
   setHoldNewAtPercent(percent: number | undefined): void;
+  /** SPEC §8 `overage`: "stop" makes paid extra usage a used-up window; undefined = "allow". */
+  setOverage(mode: "allow" | "stop" | undefined): void;
   /** The status's `windows`, absent when none was ever seen. */
   views(): PlanWindow[] | undefined;
 }
@@ -46,6 +48,11 @@ export class WindowRules implements PoolWindows {
   /** Integer 1..100, or undefined = no hold. */
   private holdNewAtPercent: number | undefined;
   private readonly recent = new Map<string, number>();
+  private overageMode: "allow" | "stop" = "allow";
+  /** Since when answers say requests are paid from extra usage (with `allow`). */
+  private overageSince: number | undefined;
+  /** The pause is the plan's limit with extra usage off (`stop`): its refusal says so. */
+  private extraOff = false;
 
   constructor(
     private readonly clock: Clock,
@@ -68,9 +75,35 @@ export class WindowRules implements PoolWindows {
 
   note(reading: WindowReading): void {
     this.take(reading.windows);
-    if (reading.usedUp) this.pause.usedUp(this.windows.label(reading.usedUp.name), reading.usedUp.resetsAt);
-    else this.pause.answered();
+    const { overage } = reading;
+    const stop = overage !== undefined && this.overageMode === "stop";
+    const usedUp = stop ? overage : reading.usedUp;
+    if (usedUp) {
+      this.extraOff = stop;
+      this.pause.usedUp(this.windows.label(usedUp.name), usedUp.resetsAt);
+    } else this.pause.answered();
+    if (overage && !stop) this.payingExtra(overage);
+    else if (reading.planServes) this.overageSince = undefined;
     this.hooks.drive();
+  }
+
+  /** SPEC §8: paid extra usage began (with `allow`): said once, until the plan serves again. */
+  private payingExtra(window: { name: string; resetsAt?: number }): void {
+    if (this.overageSince !== undefined) return;
+    const now = this.clock.now();
+    this.overageSince = now;
+    this.hooks.event("overage_started", say.overageMessage(this.providerId, this.windows.label(window.name), window.resetsAt, now));
+  }
+
+  setOverage(mode: "allow" | "stop" | undefined): void {
+    this.overageMode = mode ?? "allow";
+    if (this.overageMode === "stop") this.overageSince = undefined;
+    this.hooks.drive(); // the status changed
+  }
+
+  /** The status's `overage` while answers say requests are paid from extra usage. */
+  overageFields(): { overage?: { since: number } } {
+    return this.overageSince === undefined ? {} : { overage: { since: this.overageSince } };
   }
 
   report(sightings: WindowSighting[]): void {
@@ -128,7 +161,8 @@ export class WindowRules implements PoolWindows {
     const paused = this.pause.pause(now);
     if (!paused) return undefined;
     const retryAfterS = Math.max(1, Math.ceil((paused.until - now) / 1000));
-    return { retryAfterS, message: say.proxyRefusal(this.providerId, paused.label, paused.until, now) };
+    const message = say.proxyRefusal(this.providerId, paused.label, paused.until, now);
+    return { retryAfterS, message: this.extraOff ? message + say.extraUsageOff(this.providerId) : message };
   }
 
   /** Why a resuming waiter waits, while a used-up window pauses the provider. */

@@ -97,6 +97,7 @@ export class ProviderRegistry {
     const { config, options } = splitSettings(settings);
     const provider: Provider = { id: providerId, pool: this.poolFor(providerId, options, config, []), options };
     provider.pool.windows.setHoldNewAtPercent(options.holdNewAtPercent);
+    provider.pool.windows.setOverage(options.overage);
     if (options.shared && !this.deps.hub) {
       this.deps.log?.(`Provider ${providerId} is shared, but HEADROOM_REDIS_URL is not set: it runs locally on this host until it is.`);
     }
@@ -116,6 +117,7 @@ export class ProviderRegistry {
     provider.options = compact({ ...provider.options, shared });
     provider.pool = this.poolFor(provider.id, provider.options, old.config(), old.heldLeases());
     provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
+    provider.pool.windows.setOverage(provider.options.overage);
     old.dispose();
     this.persist(provider.id);
   }
@@ -156,6 +158,7 @@ export class ProviderRegistry {
     provider.options = patched(provider.options, patch);
     if (provider.options.usageGate !== before.usageGate) provider.pool.setUsageProbe(this.probeFor(provider.options.usageGate));
     if (patch.holdNewAtPercent !== undefined) provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
+    if (patch.overage !== undefined) provider.pool.windows.setOverage(provider.options.overage);
     // What failed was the old upstream: a new one starts clean, so `Set upstream` clears the item.
     if (patch.upstream !== undefined && provider.options.upstream !== before.upstream) this.upstreamFailures.forget(provider.id);
     this.persist(provider.id);
