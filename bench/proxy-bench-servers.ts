@@ -20,6 +20,8 @@ function startRelay(upstream: URL): void {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
+    // A keep-alive socket the upstream closed as it was reused: answer 502 rather than crash the bench.
+    out.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
     req.pipe(out);
   });
   server.listen(0, "127.0.0.1", () => process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`));

@@ -70,6 +70,9 @@ export function formatStatus(status: ConcurrencyStatusResponse, now: number): st
         );
   text += waitReasonLines(status.providers);
   for (const p of status.providers) {
+    // SPEC §9: a daily budget, and while it pauses the provider, why and what lifts it.
+    if (p.budget && p.pauseKind === "budget") text += `\n! ${p.providerId}: ${p.pauseReason ?? "daily budget reached"} (headroom resume ${p.providerId})\n`;
+    else if (p.budget) text += `\n${p.providerId}: $${p.budget.spentUsd.toFixed(2)} of its $${p.budget.dailyUsd.toFixed(2)} daily budget spent today\n`;
     if (p.autoReduced && p.notice && !p.noticeDismissed) {
       text += `\n! ${p.notice} (headroom limit ${p.providerId} ${p.autoReducedFrom ?? "<n>"})\n`;
     }

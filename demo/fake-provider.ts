@@ -47,6 +47,8 @@ interface ScriptedAnswer {
   stream?: string[];
   /** After the stream's pieces, stay open and silent instead of ending. */
   stallAfterStream?: boolean;
+  /** Write the stream's pieces up to this index (exclusive), then the rest once `until` settles: an answer held mid-stream. */
+  holdAt?: { index: number; until: Promise<unknown> };
   /** Answer only once this settles: a test lets a whole burst arrive before any answer. */
   after?: Promise<unknown>;
 }
@@ -192,7 +194,8 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     if (res.destroyed || scripted?.hang) return;
     if (scripted?.stream) {
       res.writeHead(200, { "content-type": "text/event-stream", ...scripted.headers });
-      for (const piece of scripted.stream) {
+      for (const [index, piece] of scripted.stream.entries()) {
+        if (scripted.holdAt?.index === index) await scripted.holdAt.until;
         res.write(piece);
         await sleep(options.eventDelayMs);
       }

@@ -223,7 +223,10 @@ export type ProviderConfigView = { providerId: string } & Pick<ProviderSettings,
   Required<Pick<ProviderOptions, ShownKeys>>;
 
 /** The options with their implied values filled in; a flag reads absent as false, and the view has always left a false flag out. */
+// Built once: the proxy reads a provider's view on every request.
+const SHOWN = Object.fromEntries(Object.entries(IMPLIED).filter(([, value]) => typeof value !== "boolean"));
+
 export function configView(providerId: string, { limit, cooldownMs }: PoolConfig, options: ProviderOptions): ProviderConfigView {
-  const shown = Object.fromEntries(Object.entries(IMPLIED).filter(([, value]) => typeof value !== "boolean"));
+  const shown = SHOWN;
   return { providerId, limit, cooldownMs, ...(shown as Required<Pick<ProviderOptions, ShownKeys>>), ...options };
 }

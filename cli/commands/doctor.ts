@@ -1,7 +1,10 @@
 // `headroom doctor` (SPEC §10): the host, the proxy, each upstream (a TCP connection within
 // 3 s, all in parallel), each agent's connection; `ok`/`warn`/`fail` lines saying what to do,
 // exit 1 when anything fails.
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
+import type { Connector } from "../../electron/connect/connector";
 import type { ConnectionEntry } from "../../shared/presets";
 import { parseCommandArgs, takePositionals } from "../args";
 import type { Command } from "../command";
@@ -49,6 +52,21 @@ function agentLines(connections: ConnectionEntry[], hostUp: boolean, providers: 
   return lines;
 }
 
+/** The words of a shell command as connect writes them (bare, or in single quotes). */
+function shellWords(command: string): string[] {
+  return [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
+}
+
+/** Claude Code's status line (SPEC §10): installed by connect, and its Node and script still there. */
+function statusLineLines(state: ReturnType<Connector["claudeStatusLine"]>): Line[] {
+  if (state === undefined) return [];
+  if (!state.installed) return [{ level: "warn", text: "Claude Code's status line does not show Headroom: headroom connect claude adds it (keeping yours after it)" }];
+  const [node, script] = shellWords(state.command);
+  const missing = [node, script].filter((word) => word !== undefined && path.isAbsolute(word) && !fs.existsSync(word));
+  if (missing.length > 0) return [{ level: "warn", text: `Claude Code's status line runs ${missing.join(" and ")}, which no longer exists: run headroom connect claude again` }];
+  return [{ level: "ok", text: "Claude Code's status line shows Headroom (headroom statusline)" }];
+}
+
 export const doctorCommand: Command = async (argv, context) => {
   const { positionals } = parseCommandArgs("doctor", argv, {});
   takePositionals("doctor", positionals, []);
@@ -70,9 +88,11 @@ export const doctorCommand: Command = async (argv, context) => {
       else lines.push({ level: "ok", text: `provider ${config.providerId}: ${config.upstream} is reachable` });
     }
   }
-  const connections = connectorFor(process.env, info?.proxyUrl ?? DEFAULT_PROXY_URL).list();
+  const connector = connectorFor(process.env, info?.proxyUrl ?? DEFAULT_PROXY_URL);
+  const connections = connector.list();
   lines.push(...agentLines(connections, info !== undefined, providers));
-  // The status line's check (SPEC §10) joins here once `headroom statusline` is installed by connect.
+  const claude = connections.find((c) => c.agent === "claude");
+  if (claude?.connected) lines.push(...statusLineLines(connector.claudeStatusLine()));
   process.stdout.write(lines.map((line) => `${line.level.padEnd(4)}  ${line.text}\n`).join(""));
   return lines.some((line) => line.level === "fail") ? 1 : 0;
 };

@@ -12,11 +12,17 @@ const MAX_SERIES_PER_PROVIDER_DAY = 1_000;
 const KEPT_WHEN_COMPACTED = 10;
 const MAX_DAY_BYTES = 512 * 1024;
 
+/** The last local day asked about: every answer counted asks, and it is nearly always today. */
+let day = { from: 0, until: 0, date: "" };
+
 /** The host's local date of a time, `YYYY-MM-DD`. */
 function localDate(at: number): string {
+  if (at >= day.from && at < day.until) return day.date;
   const date = new Date(at);
   const two = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+  const [y, m, d] = [date.getFullYear(), date.getMonth(), date.getDate()];
+  day = { from: new Date(y, m, d).getTime(), until: new Date(y, m, d + 1).getTime(), date: `${y}-${two(m + 1)}-${two(d)}` };
+  return day.date;
 }
 
 /** One series of one day, as days.json holds it under its date and provider. */

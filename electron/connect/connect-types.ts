@@ -12,6 +12,8 @@ export interface ConnectContext {
   proxyUrl: string;
   /** Base URLs Headroom wrote before (an earlier proxy port): ours, not a gateway's. */
   ownUrls: readonly string[];
+  /** `<node> <checkout>/bin/headroom.js` for Claude Code's status line; none in a packaged app. */
+  headroomCommand?: string | undefined;
 }
 
 export interface ConnectOptions {
@@ -22,7 +24,7 @@ export interface ConnectOptions {
 
 /** How Headroom's own part of a file is found again to remove it (disconnect after other edits). */
 export type Owned =
-  | { kind: "json"; paths: string[][] }
+  | { kind: "json"; paths: string[][]; restore?: { path: string[]; value: unknown }[] }
   | { kind: "env"; names: string[] }
   | { kind: "codex-toml" };
 

@@ -3,13 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AGENT_IDS, AGENT_NAMES, isConnectAgent, type ConnectAgent, type ConnectAnswer, type ConnectionEntry } from "../../shared/presets";
-import { claudeTarget } from "./claude-target";
+import { claudeStatusLine, claudeTarget } from "./claude-target";
 import { codexTarget } from "./codex-target";
 import { readConfig, realTarget, removeConfig, writeConfig } from "./config-file";
 import { ConnectError } from "./connect-error";
 import type { AgentTarget, ConnectContext, ConnectOptions } from "./connect-types";
 import { ConnectionLedger, sha256, type FileRecord } from "./connection-ledger";
 import { geminiTarget } from "./gemini-target";
+import { headroomCommand } from "./headroom-command";
 import { changedLines } from "./line-diff";
 import { opencodeTarget } from "./opencode-target";
 import { removeOwned } from "./undo-edit";
@@ -35,6 +36,8 @@ export interface ConnectorOptions {
   home: string;
   cwd: string;
   proxyUrl: string;
+  /** The status line's `<node> <bin/headroom.js>`; found from this checkout when not given, null for none. */
+  headroomCommand?: string | null;
 }
 
 export class Connector {
@@ -46,7 +49,13 @@ export class Connector {
 
   private context(): ConnectContext {
     const { env, home, cwd, proxyUrl } = this.options;
-    return { env, home, cwd, proxyUrl, ownUrls: this.ledger.ownUrls() };
+    const command = this.options.headroomCommand === undefined ? headroomCommand() : (this.options.headroomCommand ?? undefined);
+    return { env, home, cwd, proxyUrl, ownUrls: this.ledger.ownUrls(), headroomCommand: command };
+  }
+
+  /** Claude Code's status line as settings.json has it now, for doctor. */
+  claudeStatusLine(): ReturnType<typeof claudeStatusLine> {
+    return claudeStatusLine(this.context());
   }
 
   list(): ConnectionEntry[] {

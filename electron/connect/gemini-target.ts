@@ -33,8 +33,15 @@ function projectEnv(ctx: ConnectContext): string | undefined {
   }
 }
 
+/**
+ * Gemini CLI 0.61 reads ~/.gemini/.env only in a folder it trusts (folder trust is on by
+ * default): elsewhere GOOGLE_GEMINI_BASE_URL is not read and requests go straight to Google.
+ */
+const TRUST_NOTE = `Gemini CLI reads ${VARIABLE} from ~/.gemini/.env only in folders it trusts (trusted in Gemini CLI, or GEMINI_CLI_TRUST_WORKSPACE=true, or security.folderTrust.enabled false); in an untrusted folder it bypasses Headroom.`;
+
 function warnings(ctx: ConnectContext, settings: Record<string, unknown>): string[] {
   const out: string[] = [];
+  if (valueAt(settings, ["security", "folderTrust", "enabled"]) !== false && ctx.env.GEMINI_CLI_TRUST_WORKSPACE !== "true") out.push(TRUST_NOTE);
   const project = projectEnv(ctx);
   if (project) out.push(`Gemini CLI started in ${path.dirname(project)} reads ${project} instead of ~/.gemini/.env; add ${VARIABLE} there too, or it bypasses Headroom.`);
   const exported = ctx.env[VARIABLE];

@@ -6,16 +6,22 @@ import { eolOf, lineAt } from "./config-file";
 
 export type JsonPath = (string | number)[];
 
-/** The file's value; an empty file is an empty object. Throws config_unparsable naming the line. */
-export function parseJson(file: string, text: string | undefined): Record<string, unknown> {
+/**
+ * The file's value; an empty file is an empty object. Throws config_unparsable naming the line.
+ * `strict` names an agent that reads the file as plain JSON (no comments, no trailing commas):
+ * Claude Code 2.1 does not load a settings.json with a comment at all, so an edit there would
+ * connect nothing.
+ */
+export function parseJson(file: string, text: string | undefined, strict?: string): Record<string, unknown> {
   if (text === undefined || text.trim() === "") return {};
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value: unknown = parse(text, errors, { allowTrailingComma: strict === undefined, disallowComments: strict !== undefined });
   const first = errors[0];
   if (first) {
+    const why = strict === undefined ? "" : ` ${strict} reads it as plain JSON (no comments, no trailing commas) and does not load it as it is.`;
     throw new ConnectError(
       "config_unparsable",
-      `${file} does not parse as JSON at line ${lineAt(text, first.offset)} (${printParseErrorCode(first.error)}); fix it or move it aside, then retry. Nothing was changed.`,
+      `${file} does not parse as JSON at line ${lineAt(text, first.offset)} (${printParseErrorCode(first.error)});${why} Fix it or move it aside, then retry. Nothing was changed.`,
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -7,6 +7,7 @@ import { refuseOtherUrl } from "./conflict";
 import { isOurs, providerIn, type AgentTarget, type ConnectContext } from "./connect-types";
 import { parseJson, setJson, valueAt } from "./json-edit";
 
+const SCHEMA = "https://opencode.ai/config.json";
 const NAMES = ["opencode.jsonc", "opencode.json", "config.json"];
 
 function configFile(ctx: ConnectContext): string {
@@ -32,7 +33,11 @@ export const opencodeTarget: AgentTarget = {
     const key = ["provider", entryFor(provider), "options", "baseURL"];
     refuseOtherUrl(ctx, file, key.join("."), valueAt(current, key), options.replace);
     const baseUrl = `${ctx.proxyUrl}/${provider}/v1`;
-    const after = valueAt(current, key) === baseUrl ? (before ?? "") : setJson(before, key, baseUrl);
+    // A file Headroom creates starts with the "$schema" opencode 1.18 inserts into any config
+    // lacking it: otherwise opencode's own first run changes the file, and disconnect could no
+    // longer tell it is untouched and delete it.
+    const start = before === undefined || before.trim() === "" ? setJson(before, ["$schema"], SCHEMA) : before;
+    const after = valueAt(current, key) === baseUrl ? (before ?? "") : setJson(start, key, baseUrl);
     return { agent: "opencode", provider, baseUrl, edits: [{ path: file, before, after, owned: { kind: "json", paths: [key] } }], notes: [] };
   },
   state(ctx) {

@@ -2,7 +2,7 @@
 import { parse } from "jsonc-parser";
 import type { Owned } from "./connect-types";
 import { removeEnv } from "./env-edit";
-import { removeJson, valueAt } from "./json-edit";
+import { removeJson, setJson, valueAt } from "./json-edit";
 import { removeTomlKeyAndTable } from "./toml-edit";
 
 export function removeOwned(text: string, owned: Owned): string {
@@ -10,7 +10,10 @@ export function removeOwned(text: string, owned: Owned): string {
     case "json": {
       let out = text;
       for (const path of owned.paths) {
-        if (valueAt(parse(out), path) !== undefined) out = removeJson(out, path, 0);
+        // A key the user had before connect (their status line) goes back to their value.
+        const previous = owned.restore?.find((entry) => entry.path.join("\0") === path.join("\0"));
+        if (previous) out = setJson(out, path, previous.value);
+        else if (valueAt(parse(out), path) !== undefined) out = removeJson(out, path, 0);
       }
       return out;
     }

@@ -69,12 +69,16 @@ export class DailyBudget {
     }
   }
 
-  /** Today's cost so far, e.g. read back at start or summed across hosts (shared providers). */
-  restore(spentUsd: number, date: string): void {
+  /**
+   * Today's cost so far as a counter kept elsewhere says (the per-day counter, Redis's sum of
+   * every host's): never lowers it. `quiet`: read back at start, so the warning and the
+   * reached event said before the restart are not said again (the pause itself is).
+   */
+  restore(spentUsd: number, date: string, quiet = false): void {
     this.roll();
-    if (date !== this.day.date) return;
-    this.spentUsd = Math.max(this.spentUsd, spentUsd);
-    this.check();
+    if (date !== this.day.date || !(spentUsd > this.spentUsd)) return;
+    this.spentUsd = spentUsd;
+    this.check(quiet);
   }
 
   /** One answer ended and was priced: its cost counts towards today. */
@@ -138,9 +142,10 @@ export class DailyBudget {
     if (wasPaused) this.hooks.changed();
   }
 
-  private check(): void {
+  private check(quiet = false): void {
     const budget = this.dailyUsd;
     if (budget === undefined) return;
+    if (quiet) this.warned = this.warned || this.spentUsd + EPSILON_USD >= budget * BUDGET_WARNING_RATIO;
     if (!this.warned && this.spentUsd + EPSILON_USD >= budget * BUDGET_WARNING_RATIO && this.spentUsd + EPSILON_USD < budget) {
       this.warned = true;
       const percent = Math.floor((this.spentUsd / budget) * 100);
@@ -151,7 +156,7 @@ export class DailyBudget {
     this.reached = true;
     if (this.resumed) return;
     const at = this.options.timeZone === "UTC" ? "midnight UTC" : "midnight";
-    this.hooks.event("budget_reached", `${this.providerId} reached its daily budget of ${dollars(budget)} (${dollars(this.spentUsd)} spent); paused until ${at}`);
+    if (!quiet) this.hooks.event("budget_reached", `${this.providerId} reached its daily budget of ${dollars(budget)} (${dollars(this.spentUsd)} spent); paused until ${at}`);
     // The midnight that ends the pause drives the queue even when nothing else happens.
     this.armMidnight();
     this.hooks.paused(this.day.end);

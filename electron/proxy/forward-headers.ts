@@ -23,28 +23,24 @@ const HOP_HEADER = "x-headroom-hop";
 /** The held lease a request rides on (SPEC §6 "Lease-scoped requests"); ours, never forwarded. */
 export const LEASE_HEADER = "x-headroom-lease";
 
-/** The header names a Connection header lists (they are hop-by-hop too); usually none. */
-function connectionTokens(raw: string[]): Set<string> | undefined {
-  let tokens: Set<string> | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() !== "connection") continue;
-    tokens ??= new Set();
-    for (const token of raw[i + 1]!.split(",")) tokens.add(token.trim().toLowerCase());
-  }
-  return tokens;
-}
-
 // rawHeaders in, rawHeaders out: names keep their case, repeated headers their order, and no
 // header object is built per request (Node's request and writeHead take this flat form).
+// Each name is lower-cased once; the headers a Connection header names (usually none) are
+// dropped in a second pass only when there is one.
 function endToEnd(raw: string[], also: Set<string>): string[] {
-  const named = connectionTokens(raw);
   const out: string[] = [];
+  let connection: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || also.has(name) || named?.has(name)) continue;
+    if (name === "connection") (connection ??= []).push(raw[i + 1]!);
+    if (HOP_BY_HOP.has(name) || also.has(name)) continue;
     out.push(raw[i]!, raw[i + 1]!);
   }
-  return out;
+  if (!connection) return out;
+  const named = new Set(connection.flatMap((value) => value.split(",").map((token) => token.trim().toLowerCase())));
+  const kept: string[] = [];
+  for (let i = 0; i < out.length; i += 2) if (!named.has(out[i]!.toLowerCase())) kept.push(out[i]!, out[i + 1]!);
+  return kept;
 }
 
 // host is rewritten to the upstream's; expect was answered by us already; agent, hop and lease headers are ours.

@@ -15,7 +15,7 @@ import { forward, type Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { modelOf } from "./body-model";
-import { readGatedBody, refuseBody, type BodyBudget } from "./request-body";
+import { readGatedBody, refuseBody, type BodyBudget, type HeldBody } from "./request-body";
 import { StreamErrorScanner, type Framing } from "./stream-errors";
 import { requestAgent } from "./request-agent";
 import { noteAnswerHead, noteUnreached } from "./upstream-notes";
@@ -71,11 +71,12 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   const read = await readGatedBody(req, input.bodies, input.bodyTimeoutMs);
   if (read.kind === "gone") return;
   if (read.kind === "refused") return refuseBody(req, res, input.flavor, read, input.bodyTimeoutMs);
-  const { body } = read;
+  const { held } = read;
   // A used-up plan window: answered at once, nothing reaches the provider (SPEC §8).
   // A request of its own (not riding a lease) waits through a reset that is near (SPEC §8).
   const usedUp = service.windowRefusal(providerId, input.rideOn === undefined);
   if (usedUp) {
+    held.release();
     service.stopped(providerId, usedUp.kind, await requestAgent(service, req, input.rideOn), input.rideOn);
     return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
   }
@@ -91,7 +92,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     return { signal: controller.signal, stop: () => res.off("close", onLeave) };
   };
   let start: GateStart;
-  const modelId = input.pathModel ?? modelOf(body);
+  const modelId = input.pathModel ?? modelOf(held.peek());
   const agent = await requestAgent(service, req, input.rideOn);
   if (input.rideOn !== undefined) service.rode(input.rideOn, agent);
   try {
@@ -103,7 +104,7 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
       ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
     });
   } catch (error) {
-    read.release();
+    held.release();
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
       return;
@@ -121,15 +122,22 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     }
     throw error;
   }
-  // Admitted, the body is on its way to the upstream: the slots bound it from here on.
-  read.release();
+  if (start.kind !== "admitted" || res.destroyed) held.release();
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();
-  await run(input, body, start.end, { agent, model: tame(modelId) });
+  // A daily budget reached while it queued (SPEC §9): the slot goes back unused, refused like the rest.
+  const late = service.windowRefusal(providerId);
+  if (late) {
+    held.release();
+    start.end.cancel();
+    return sendProxyError(res, input.flavor, usedUpError(late, input.flavor, service.clock.now()));
+  }
+  // Admitted: the body leaves the budget as it is handed to the upstream (the slots bound it from here on).
+  await run(input, held, start.end, { agent, model: tame(modelId) });
 }
 
-function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: AgentIdentity; model: string }): Promise<void> {
+function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: AgentIdentity; model: string }): Promise<void> {
   const { service, providerId } = input;
   const windows = new WindowObserver(service, providerId);
   const google = input.flavor === "google";
@@ -160,7 +168,7 @@ function run(input: GatedInput, body: Buffer, end: ExchangeEnd, who: { agent: Ag
   };
   return new Promise<void>((resolve, reject) => {
     try {
-      forward(input.upstreams, { ...input, body, observe }, (ending) => {
+      forward(input.upstreams, { ...input, body: held.take(), observe }, (ending) => {
         const errorText = errorAnswer?.text();
         windows.end(errorText);
         noteUnreached(service, providerId, ending);

@@ -52,8 +52,39 @@ export class BodyBudget {
   }
 }
 
+/**
+ * A body read whole and counted against the budget until it is handed on. `take` gives it to
+ * the forwarder and keeps no reference, so a forwarded body is freed once written, not when
+ * its answer ends (a 31 MiB body otherwise stayed for the whole of a slow answer).
+ */
+export class HeldBody {
+  private body: Buffer | undefined;
+  constructor(
+    body: Buffer,
+    private readonly giveBack: () => void,
+  ) {
+    this.body = body;
+  }
+  /** The body while it is held (read for its model). */
+  peek(): Buffer {
+    return this.body ?? Buffer.alloc(0);
+  }
+  /** The body, once: the budget gets its bytes back and this object forgets it. */
+  take(): Buffer {
+    const body = this.peek();
+    this.release();
+    return body;
+  }
+  /** Gives the bytes back to the budget and drops the body (the client left, or it was refused). */
+  release(): void {
+    if (this.body === undefined) return;
+    this.body = undefined;
+    this.giveBack();
+  }
+}
+
 export type GatedBody =
-  | { kind: "body"; body: Buffer; /** Gives the body's bytes back to the budget, once. */ release(): void }
+  | { kind: "body"; held: HeldBody }
   | { kind: "refused"; error: ProxyError; /** Read what is left (dropped) before answering. */ drain: boolean }
   | { kind: "gone" };
 
@@ -91,16 +122,8 @@ export function readGatedBody(req: IncomingMessage, budget: BodyBudget, timeoutM
     const onEnd = () => {
       const body = whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
       chunks = [];
-      let released = false;
-      settle({
-        kind: "body",
-        body,
-        release: () => {
-          if (released) return;
-          released = true;
-          giveBack();
-        },
-      });
+      whole = undefined;
+      settle({ kind: "body", held: new HeldBody(body, giveBack) });
     };
     const onClose = () => {
       if (!req.complete) settle({ kind: "gone" });

@@ -131,6 +131,11 @@ export class AgentsService {
     this.deps.onChange();
   }
 
+  /** A provider's cost on a host-local date, as the per-day counter holds it: a daily budget reads it back at start. */
+  costOn(providerId: string, date: string): number {
+    return this.days.total(providerId, date).costUsd;
+  }
+
   agents(): AgentsView {
     const now = this.deps.clock.now();
     const windowStart = this.deps.windowStart ?? ((_: string, at: number) => tokenWindowStart(undefined, at));

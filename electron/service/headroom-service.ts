@@ -135,8 +135,10 @@ export class HeadroomService implements OperationService {
         this.agentBook.leaseEnded(leaseId);
       },
     });
+    const costOn = (providerId: string, date: string) => this.agentBook.costOn(providerId, date);
+    this.budgets = new DailyBudgets({ clock: options.clock, providers: this.providers, onEvent: record, onChange: () => emit("status"), spentOn: costOn, hub: options.hub, log: options.log });
     this.leaseService = new LeaseService({
-      store: options.store, clock: options.clock, providers: this.providers, meter: this.meter,
+      budgets: this.budgets, store: options.store, clock: options.clock, providers: this.providers, meter: this.meter,
       leaseTtlMs: options.leaseTtlMs ?? LIMITS.leaseTtlMs.default, onEvent: record,
       assertOpen: () => this.assertOpen(), isClosed: () => this.closed,
     });
@@ -154,6 +156,7 @@ export class HeadroomService implements OperationService {
       assertOpen: () => this.assertOpen(),
       saving: (change) => this.saving(change),
       followRouteSharing: (providerId) => this.followRouteSharing(providerId),
+      configured: (providerId) => this.budgets.refresh(providerId), // a raised budget lifts its pause at once (SPEC §9)
       ...(options.hostInfo ? { hostInfo: options.hostInfo } : {}),
     });
     this.upstream = new UpstreamReadings(this.providers, options.clock);
@@ -161,7 +164,6 @@ export class HeadroomService implements OperationService {
       dataDir: dirname(options.store.path), proxyUrl: () => this.hostInfo().proxyUrl, providers: this.providers, settings: this.settings,
       ...(options.agentHome ? { agentHome: options.agentHome } : {}),
     });
-    this.budgets = new DailyBudgets({ clock: options.clock, providers: this.providers, onEvent: record, onChange: () => emit("status") });
     for (const [providerId, settings] of Object.entries(data.providers)) this.providers.add(providerId, settings, false);
     this.leaseService.restore();
     for (const provider of this.providers.sorted()) if (provider.options.shared) this.followRouteSharing(provider.id);
@@ -214,10 +216,7 @@ export class HeadroomService implements OperationService {
   setCooldown(input: Input<"setCooldown">): CooldownView { return this.settings.setCooldown(input); }
   setProviderConfig(input: Input<"setProviderConfig">): ProviderConfigView { return this.settings.setProviderConfig(input); }
   removeProvider(input: Input<"removeProvider">): { removed: true } { return this.settings.removeProvider(input); }
-  resume(input: Input<"resume">): ConcurrencyStatusEntry {
-    this.budgets.resume(input.providerId);
-    return this.budgets.onEntry(this.settings.resume(input));
-  }
+  resume(input: Input<"resume">): ConcurrencyStatusEntry { this.budgets.resume(input.providerId); return this.budgets.onEntry(this.settings.resume(input)); }
   dismissNotice(input: Input<"dismissNotice">): ConcurrencyStatusEntry { return this.settings.dismissNotice(input); }
   acceptNotice(input: Input<"acceptNotice">): ConcurrencyStatusEntry { return this.settings.acceptNotice(input); }
 

@@ -8,6 +8,7 @@ import type { AcquireResult, ProviderPool } from "../engine/pool-types";
 import type { SettingsStore } from "../settings/settings-store";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
+import type { DailyBudgets } from "./daily-budgets";
 import type { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
 import type { Provider, ProviderRegistry } from "./provider-registry";
@@ -42,6 +43,8 @@ export interface LeaseServiceDeps {
   /** Throws when the host is closing; acquiring and heartbeating ask first, releases never do. */
   assertOpen: () => void;
   isClosed: () => boolean;
+  /** SPEC §9: a provider its daily budget pauses holds API waiters until the pause ends (daily-budgets.ts). */
+  budgets?: Pick<DailyBudgets, "wait" | "blocks">;
 }
 
 export class LeaseService {
@@ -128,9 +131,17 @@ export class LeaseService {
 
   /** Waits in the provider's queue; a provider shared or made local meanwhile queues the waiter again on its new pool. */
   private async admission(input: AcquireInput, askedAt: number): Promise<AcquireResult> {
-    const { providers, clock } = this.deps;
+    const { providers, clock, budgets } = this.deps;
+    // Proxy requests are refused while a budget pauses (the proxy asks first), never held.
+    const api = input.expires !== false;
     for (;;) {
-      const provider = providers.require(input.providerId);
+      let provider = providers.require(input.providerId);
+      const held = api ? budgets?.wait(input.providerId, input.timeoutMs === undefined ? undefined : askedAt + input.timeoutMs, input.signal) : undefined;
+      if (held) {
+        const failed = await held;
+        if (failed) return failed;
+        provider = providers.require(input.providerId);
+      }
       const pool = provider.pool;
       const timeoutMs = input.timeoutMs === undefined ? undefined : Math.max(0, input.timeoutMs - (clock.now() - askedAt));
       const result = await pool.acquire({
@@ -142,6 +153,11 @@ export class LeaseService {
         // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
         ...(input.expires === false ? { proxied: true, nearResetMs: nearResetMs(provider) } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
       });
+      // The budget was reached while it queued: the slot goes back unused and it waits for the budget.
+      if (api && result.ok && budgets?.blocks(input.providerId)) {
+        pool.returnUndelivered(result.lease.leaseId);
+        continue;
+      }
       const moved =
         !result.ok && result.failure.kind === "removed" && !this.deps.isClosed() && providers.get(input.providerId)?.pool !== pool;
       if (!moved || !providers.has(input.providerId)) return result;

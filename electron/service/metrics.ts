@@ -3,6 +3,7 @@
 // Counters and the wait histogram are fed as things happen; gauges are read at scrape time.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { TokenCounts } from "../../shared/agents";
+import { MetricTally } from "./metric-tally";
 import type { ConcurrencyStatusEntry, HistoryEvent, LeaseOutcome, PlanWindow, RedisState, RouteEntry, RouteKey } from "../../shared/types";
 
 const HOUR_MS = 60 * 60_000;
@@ -27,29 +28,46 @@ const routeKey = (route: RouteKey) => JSON.stringify([route.targetId, route.runt
 
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly admissions: Counter<"provider" | "shared">;
-  private readonly rateLimited: Counter<"provider" | "shared">;
-  private readonly releases: Counter<"provider" | "shared" | "outcome">;
   private readonly wait: Histogram<"provider" | "shared">;
-  private readonly tokenCount: Counter<"provider" | "kind">;
   private readonly costCount: Counter<"provider">;
+  private readonly admissionTally = new MetricTally<"provider" | "shared">();
+  private readonly rateLimitedTally = new MetricTally<"provider" | "shared">();
+  private readonly releaseTally = new MetricTally<"provider" | "shared" | "outcome">();
+  private readonly tokenTally = new MetricTally<"provider" | "kind">();
+  /** The wait histogram's label object per provider (and whether it is shared), built once. */
+  private readonly waitLabels = new Map<string, ProviderLabels>();
   /** When each route last changed state; entries older than an hour are dropped at scrape. */
   private readonly routeChangedAt = new Map<string, number>();
 
   constructor(private readonly source: MetricsSource) {
     const registers = [this.registry];
-    this.admissions = new Counter({ name: "headroom_admissions_total", help: "Leases admitted.", labelNames: ["provider", "shared"], registers });
-    this.rateLimited = new Counter({
+    const tallies = this;
+    new Counter({
+      name: "headroom_admissions_total",
+      help: "Leases admitted.",
+      labelNames: ["provider", "shared"],
+      registers,
+      collect() {
+        tallies.admissionTally.flushInto(this);
+      },
+    });
+    new Counter({
       name: "headroom_rate_limited_total",
       help: "Leases released as rate limited (429s).",
       labelNames: ["provider", "shared"],
       registers,
+      collect() {
+        tallies.rateLimitedTally.flushInto(this);
+      },
     });
-    this.releases = new Counter({
+    new Counter({
       name: "headroom_releases_total",
       help: "Leases released, by outcome (expired leases count as failure).",
       labelNames: ["provider", "shared", "outcome"],
       registers,
+      collect() {
+        tallies.releaseTally.flushInto(this);
+      },
     });
     this.wait = new Histogram({
       name: "headroom_wait_seconds",
@@ -59,11 +77,14 @@ export class ServiceMetrics {
       registers,
     });
     // SPEC §9: no agent label, so the series stay a handful per provider.
-    this.tokenCount = new Counter({
+    new Counter({
       name: "headroom_tokens_total",
       help: "Tokens the provider reported through the proxy, by kind (input excludes cache reads).",
       labelNames: ["provider", "kind"],
       registers,
+      collect() {
+        tallies.tokenTally.flushInto(this);
+      },
     });
     this.costCount = new Counter({
       name: "headroom_cost_usd_total",
@@ -109,28 +130,34 @@ export class ServiceMetrics {
   }
 
   admitted(providerId: string, waitMs: number): void {
-    const labels = this.labels(providerId);
-    this.admissions.inc(labels);
+    const shared = this.source.isShared(providerId);
+    const key = shared ? `${providerId}\u0000true` : providerId;
+    this.admissionTally.add(key, () => this.labels(providerId, shared));
+    let labels = this.waitLabels.get(key);
+    if (!labels) this.waitLabels.set(key, (labels = this.labels(providerId, shared)));
     this.wait.observe(labels, Math.max(0, waitMs) / 1000);
   }
 
   released(providerId: string, outcome: LeaseOutcome): void {
-    const labels = this.labels(providerId);
-    this.releases.inc({ ...labels, outcome });
-    if (outcome === "rate_limited") this.rateLimited.inc(labels);
+    const shared = this.source.isShared(providerId);
+    const key = shared ? `${providerId}\u0000true` : providerId;
+    this.releaseTally.add(`${key}\u0000${outcome}`, () => ({ ...this.labels(providerId, shared), outcome }));
+    if (outcome === "rate_limited") this.rateLimitedTally.add(key, () => this.labels(providerId, shared));
   }
 
   tokens(providerId: string, tokens: TokenCounts): void {
     const kinds = { input: tokens.input, output: tokens.output, cache_read: tokens.cacheRead, cache_write: tokens.cacheWrite };
-    for (const [kind, count] of Object.entries(kinds)) if (count > 0) this.tokenCount.inc({ provider: providerId, kind }, count);
+    for (const [kind, count] of Object.entries(kinds)) {
+      if (count > 0) this.tokenTally.add(`${providerId}\u0000${kind}`, () => ({ provider: providerId, kind }), count);
+    }
   }
 
   cost(providerId: string, usd: number): void {
     this.costCount.inc({ provider: providerId }, usd);
   }
 
-  private labels(providerId: string): ProviderLabels {
-    return this.source.isShared(providerId) ? { provider: providerId, shared: "true" } : { provider: providerId };
+  private labels(providerId: string, shared: boolean): ProviderLabels {
+    return shared ? { provider: providerId, shared: "true" } : { provider: providerId };
   }
 
   /** History events that move a route mark it as recently changed. */

@@ -24,6 +24,8 @@ export interface ProviderSettingsDeps {
   /** A provider's routes move to Redis or back with it; this waits for nobody. */
   followRouteSharing: (providerId: string) => void;
   hostInfo?: () => HostInfo;
+  /** A provider's settings changed: what reads them lazily (a daily budget) looks again now. */
+  configured?: (providerId: string) => void;
 }
 
 export class ProviderSettingsService {
@@ -77,6 +79,7 @@ export class ProviderSettingsService {
     return this.deps.saving(() => {
       this.deps.providers.configure(provider, patch);
       if (shared !== undefined) this.setShared(provider, shared);
+      this.deps.configured?.(providerId);
       this.deps.onStatusChange();
       return this.deps.views.providerConfig({ providerId });
     });

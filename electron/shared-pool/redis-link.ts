@@ -31,6 +31,10 @@ export interface RedisLink {
   readonly lastError: string | undefined;
   /** Calls `listener` whenever the command connection goes down or comes back. */
   onConnectionChange(listener: (connected: boolean) => void): () => void;
+  /** Adds `by` to the float at `key` (INCRBYFLOAT), which expires `ttlS` after its last add; the sum. */
+  addFloat(key: string, by: number, ttlS: number): Promise<number>;
+  /** The float at `key`, 0 when there is none. */
+  readFloat(key: string): Promise<number>;
   /** Redis's clock (`TIME`) in epoch ms. */
   time(): Promise<number>;
   ping(): Promise<void>;
@@ -146,6 +150,15 @@ export function connectRedis(url: string, { pingEveryMs = PING_EVERY_MS }: { pin
         listeners.delete(channel);
         await connection.unsubscribe(channel);
       };
+    },
+    async addFloat(key, by, ttlS) {
+      const replies = await commands.multi().incrbyfloat(key, by).expire(key, ttlS).exec();
+      const [error, sum] = replies?.[0] ?? [new Error("the transaction was discarded"), undefined];
+      if (error) throw error;
+      return Number(sum);
+    },
+    async readFloat(key) {
+      return Number((await commands.get(key)) ?? 0);
     },
     async time() {
       const [seconds, micros] = await commands.time();

@@ -46,6 +46,9 @@ test("first run by keyboard: Add Anthropic, Connect Claude Code, Apply; Disconne
   const connect = page.getByRole("region", { name: "Connect" });
   await expect(connect.getByRole("button", { name: "Connect Claude Code" })).toBeVisible();
 
+  // The first minute, as the docs show it (docs/first-run.png is a copy).
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/screenshots/first-run-light-1280.png" });
   await tabTo(page, "Add Anthropic");
   await page.keyboard.press("Enter");
   await expect.poll(async () => (await serve.client.provider("anthropic").catch(() => undefined))?.upstream).toBe("https://api.anthropic.com");
@@ -59,7 +62,10 @@ test("first run by keyboard: Add Anthropic, Connect Claude Code, Apply; Disconne
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Claude Code is connected to anthropic." })).toBeVisible();
   const proxy = await serve.proxyOrigin();
-  expect(JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8"))).toEqual({ model: "opus", env: { ANTHROPIC_BASE_URL: `${proxy}/anthropic` } });
+  const connected = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8")) as Record<string, unknown>;
+  expect(connected).toMatchObject({ model: "opus", env: { ANTHROPIC_BASE_URL: `${proxy}/anthropic` } });
+  // Headroom's own line in Claude Code's status bar, an absolute command (SPEC §10).
+  expect(connected.statusLine).toMatchObject({ type: "command", command: expect.stringMatching(/\/bin\/headroom\.js statusline --provider anthropic$/) });
 
   await tabTo(page, "Disconnect Claude Code");
   await page.keyboard.press("Enter");

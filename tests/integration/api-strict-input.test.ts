@@ -68,7 +68,7 @@ describe("an unknown field is refused by name", () => {
 });
 
 describe("a path under the API that names no endpoint", () => {
-  test.each(["/concurrency/status/", "/connections", "/concurrency/nothing", "/usage/x", "/presets"])(
+  test.each(["/concurrency/status/", "/connections/claude/extra", "/concurrency/nothing", "/usage/x", "/presets/anthropic"])(
     "GET %s with the token is 404 not_found JSON, never the window's page",
     async (path) => {
       const res = await send("GET", path);

@@ -100,3 +100,17 @@ test("connect needs a running host: exit 69", async () => {
   const down = await runCli(["connect", "claude", "--yes"], { ...env, HEADROOM_URL: `http://127.0.0.1:${await closedPort()}` });
   expect(down.code).toBe(69);
 });
+
+test("connect claude installs the status line (absolute command, the user's kept with --then); doctor checks it; disconnect restores", async () => {
+  const file = path.join(home, ".claude", "settings.json");
+  const mine = '{\n  "statusLine": { "type": "command", "command": "echo mine" }\n}\n';
+  fs.mkdirSync(path.dirname(file));
+  fs.writeFileSync(file, mine);
+  expect((await runCli(["connect", "claude", "--yes"], env)).code).toBe(0);
+  const { command } = JSON.parse(fs.readFileSync(file, "utf8")).statusLine;
+  expect(command).toMatch(/^\/\S+ \/\S+\/bin\/headroom\.js statusline --provider anthropic --then 'echo mine'$/);
+  const doctor = await runCli(["doctor"], env);
+  expect(doctor.stdout).toMatch(/^ok {4}Claude Code's status line shows Headroom/m);
+  expect((await runCli(["disconnect", "claude", "--yes"], env)).code).toBe(0);
+  expect(fs.readFileSync(file, "utf8")).toBe(mine);
+});

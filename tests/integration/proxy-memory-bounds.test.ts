@@ -94,6 +94,30 @@ test("bodies queued behind a held slot total at most 64 MiB; the rest are answer
   expect(after - before).toBeLessThan(128 * MiB);
 }, 60_000);
 
+test("a client that leaves while its body is queued gives its share of the 64 MiB back", async () => {
+  fake = await startFakeProvider();
+  const { s, base } = await serveFor(fake.url);
+  const body = Buffer.from(JSON.stringify({ model: "m", messages: [], pad: "x".repeat(31 * MiB) }));
+  const held = await s.client.acquire({ providerId: "p", agentId: "holder" });
+  const queuedOf = async () => (await s.client.status()).providers.find((p) => p.providerId === "p")!.queued;
+
+  // Two 31 MiB bodies fill the budget; a third is refused at once.
+  const leaving = [0, 1].map(() => request(`${base}/v1/messages`, { method: "POST", headers: { "content-length": String(body.length) } }));
+  for (const req of leaving) {
+    req.on("error", () => {});
+    req.end(body);
+  }
+  await eventually(async () => expect(await queuedOf()).toBe(2), 30_000);
+  expect(await postBody(`${base}/v1/messages`, body)).toEqual({ status: 503, retryAfter: "1" });
+
+  for (const req of leaving) req.destroy();
+  await eventually(async () => expect(await queuedOf()).toBe(0), 30_000);
+  const next = postBody(`${base}/v1/messages`, body);
+  await eventually(async () => expect(await queuedOf()).toBe(1), 30_000);
+  await s.client.release(held.leaseId, "success");
+  expect((await next).status).toBe(200);
+}, 90_000);
+
 /** An upstream WebSocket server on /v1/responses; `onSocket` gets each connection. */
 async function startUpstream(onSocket: (socket: WebSocket) => void): Promise<string> {
   upstream = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });

@@ -40,7 +40,7 @@ function refusal(run: () => unknown): ConnectError {
 }
 
 const CLAUDE_SETTINGS = `{
-    // my settings
+    "$schema": "https://json.schemastore.org/claude-code-settings.json",
     "model": "opus",
     "permissions": { "allow": ["Bash(ls)"] },
     "env": {
@@ -50,12 +50,12 @@ const CLAUDE_SETTINGS = `{
 `;
 
 describe("Claude Code", () => {
-  test("adds env.ANTHROPIC_BASE_URL keeping comments, order and the file's 4-space indentation", () => {
+  test("adds env.ANTHROPIC_BASE_URL keeping the other keys, order and the file's 4-space indentation", () => {
     const h = home();
     h.write(".claude/settings.json", CLAUDE_SETTINGS);
     const answer = h.connector.connect("claude", {});
     const after = h.read(".claude/settings.json");
-    expect(after).toContain("// my settings");
+    expect(after).toContain('"$schema"');
     expect(after).toContain(`        "ANTHROPIC_BASE_URL": "${PROXY}/anthropic"`);
     expect(after.indexOf('"model"')).toBeLessThan(after.indexOf('"permissions"'));
     expect(answer.files[0]!.diff).not.toContain("sk-ant-secret");
@@ -106,7 +106,7 @@ describe("Claude Code", () => {
     const h = home();
     h.write(".claude/settings.json", "");
     h.connector.connect("claude", {});
-    expect(JSON.parse(h.read(".claude/settings.json"))).toEqual({ env: { ANTHROPIC_BASE_URL: `${PROXY}/anthropic` } });
+    expect(JSON.parse(h.read(".claude/settings.json"))).toMatchObject({ env: { ANTHROPIC_BASE_URL: `${PROXY}/anthropic` } });
     h.connector.disconnect("claude", {});
     expect(h.read(".claude/settings.json")).toBe("");
 

@@ -39,3 +39,42 @@ test("a budget set on the provider pauses it at the limit: the status says so, t
   expect(budgets.refusal("anthropic")).toBeUndefined();
   budgets.close();
 });
+
+test("API waiters wait for a budget's pause in their order: a deadline before midnight times out at once, midnight lets them go, and so do a raised budget and Resume", async () => {
+  const clock = createFakeClock(Date.parse("2025-06-10T22:00:00Z"));
+  const options: { dailyBudgetUsd?: number } = { dailyBudgetUsd: 1 };
+  const changes: number[] = [];
+  const budgets = new DailyBudgets({ clock, providers: { get: () => ({ options }) as never, isShared: () => true }, onEvent: () => {}, onChange: () => changes.push(clock.now()) });
+  expect(budgets.wait("anthropic", undefined)).toBeUndefined(); // nothing pauses it: straight to the pool
+  budgets.spend("anthropic", 1);
+  expect(budgets.blocks("anthropic")).toBe(true);
+
+  const order: string[] = [];
+  const hold = (name: string, deadline?: number) => budgets.wait("anthropic", deadline)!.then((failed) => order.push(failed ? `${name}: ${failed.ok ? "" : failed.failure.kind}` : name));
+  const early = hold("early", clock.now() + 3_600_000); // 23:00 UTC, before midnight
+  const first = hold("first");
+  const second = hold("second", clock.now() + 3 * 3_600_000);
+  await early;
+  expect(order).toEqual(["early: timeout"]);
+  expect(budgets.onEntry({ providerId: "anthropic", paused: false, queued: 0 } as ConcurrencyStatusEntry).queued).toBe(2);
+
+  clock.advance(2 * 3_600_000 - 1);
+  await Promise.resolve();
+  expect(order).toEqual(["early: timeout"]);
+  clock.advance(1); // midnight UTC: the pause ends by its own timer
+  await Promise.all([first, second]);
+  expect(order).toEqual(["early: timeout", "first", "second"]);
+
+  budgets.spend("anthropic", 1); // the new day's budget reached again
+  const raised = hold("raised");
+  options.dailyBudgetUsd = 5;
+  budgets.refresh("anthropic"); // the settings changed: lifted now, not on the next read
+  await raised;
+  options.dailyBudgetUsd = 1;
+  budgets.refresh("anthropic");
+  const resumed = hold("resumed");
+  budgets.resume("anthropic");
+  await resumed;
+  expect(order).toEqual(["early: timeout", "first", "second", "raised", "resumed"]);
+  budgets.close();
+});
