@@ -56,7 +56,8 @@ test("a drained 5-hour window: the 429 passes on, the next request is refused at
   expect((await behind).status).toBe(200);
   const { events } = await h.client.history();
   expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(["window_exhausted", "window_reset"]));
-  expect(events.find((e) => e.kind === "window_reset")?.message).toBe("anthropic's 5-hour window reset; agents are admitted again");
+  // Who stopped on it (SPEC §8): the agent whose requests the window refused, by its label.
+  expect(events.find((e) => e.kind === "window_reset")?.message).toMatch(/^anthropic's 5-hour window reset; agents are admitted again\. Stopped on it: \S.*$/);
   expect(events.some((e) => e.kind === "reduced")).toBe(false);
 });
 
