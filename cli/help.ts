@@ -52,7 +52,8 @@ unavailable; 70 unexpected answer; 73 a file that cannot be written; 75 queue ti
 `;
 
 export const COMMAND_HELP: Record<string, string> = {
-  run: `Usage: headroom run --provider <id> [--agent <name>] [--timeout <duration>] [--via-proxy] -- <command...>
+  run: `Usage: headroom run --provider <id> [--agent <name>] [--timeout <duration>] [--via-proxy]
+                    [--resume [--max-resumes <n>] [--resume-command '<command line>']] -- <command...>
 
 Waits in line for a slot of the provider, runs the command while holding it (heartbeating
 so it does not expire) and releases it when the command ends, whatever way it ends.
@@ -63,6 +64,11 @@ While waiting, the position in the queue and any pause countdown are shown on st
   --timeout, -t <dur>     give up after this long in the queue: 500ms, 90s, 5m, 1h
                           (a bare number is seconds; 0 = only if a slot is free now)
   --via-proxy             point ANTHROPIC_BASE_URL and OPENAI_BASE_URL at Headroom's proxy
+  --resume                when the command stops on a used-up plan window, wait for its reset
+                          and start it again in its resume form (claude -p: --resume <session>;
+                          codex exec: exec … resume <session> <prompt>; anything else: as is)
+  --max-resumes <n>       how often to resume, 1 to 20 (default 3; needs --resume)
+  --resume-command '<c>'  run this (with sh -c) at every resume instead (needs --resume)
 
 The command gets HEADROOM_LEASE_ID. When ANTHROPIC_BASE_URL or OPENAI_BASE_URL points at
 this host's proxy for the provider (…/<id>/v1), it is scoped to the run's lease
@@ -83,6 +89,7 @@ Examples:
   headroom run --provider anthropic -- claude -p "fix the failing test"
   headroom run -p openai -a codex-2 --timeout 10m -- codex exec "add tests"
   headroom run -p anthropic -- aider --model sonnet --yes --message "tidy imports"
+  headroom run -p anthropic --resume -- claude -p "work through TODO.md"
 
 ${ENVIRONMENT}
 `,

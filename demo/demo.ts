@@ -1,12 +1,14 @@
 // `npm run demo` without the terminal: a host, the fake provider and eight simulated agents
 // going through the gating proxy, tuned so that within seconds the window shows a queue, a
-// 429 pause, the auto-reduce banner, and a route that opens on a scripted 529 and closes again.
+// 429 pause, the auto-reduce banner, and a route that opens on a scripted 529 and closes again;
+// a ninth, under `headroom run --resume`, stops at the plan window and resumes at its reset.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HostStartError } from "../electron/host/host-start-error";
 import { startHost, type RunningHost } from "../electron/host/start-host";
 import { startFakeProvider, type FakeProvider } from "./fake-provider";
+import { runResumingAgent } from "./resuming-agent";
 import { runAgent, type AgentTally } from "./simulated-agent";
 import { DEFAULT_PORTS } from "../shared/limits";
 
@@ -128,6 +130,20 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       },
       tally,
     ),
+  );
+  // SPEC §8: one headless agent under `headroom run --resume` stops at the used-up window and
+  // resumes at its reset, first in line.
+  agents.push(
+    runResumingAgent({
+      service,
+      providerId: DEMO_PROVIDER,
+      proxyUrl,
+      agentId: "nightly",
+      name: "nightly · ~/src/jobs",
+      userAgent: "claude-cli/2.0.14 (external, sdk-cli)",
+      model: MODELS[0]!,
+      signal: stopAgents.signal,
+    }),
   );
   // Scripted overloads: the next request after each tick is answered 529 and opens its route.
   const overload = () => fake.script(529);

@@ -25,6 +25,8 @@ export interface AgentEntry {
   state: AgentState;
   /** 1-based, when waiting. */
   position?: number;
+  /** SPEC §8: waiting under `headroom run --resume` for a used-up window's reset; goes first. */
+  resuming?: true;
   since: number;
   lastSeenAt: number;
   requests: number;

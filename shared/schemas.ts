@@ -8,6 +8,7 @@ import {
   AgentId,
   BreakerCooldownMs,
   CooldownMs,
+  Flag,
   Limit,
   LeaseOutcome,
   PROVIDER_ID_PATTERN,
@@ -48,6 +49,8 @@ export const AcquireBody = object({
   waiterId: Type.Optional(TokenId),
   timeoutMs: Type.Optional(integer({ min: 0, max: LIMITS.timeoutMs.max })),
   ttlMs: Type.Optional(integer(LIMITS.leaseTtlMs)),
+  /** SPEC §8: `headroom run --resume` waiting out a window; goes before other waiters. */
+  resume: Type.Optional(Flag),
 });
 export type AcquireRequest = Static<typeof AcquireBody>;
 

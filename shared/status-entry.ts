@@ -95,5 +95,9 @@ export const ConcurrencyStatusEntry = Type.Object({
   upstreamFailures: Type.Optional(UpstreamFailures),
   /** SPEC §9: while a daily budget is set, it and what today cost so far (US dollars). */
   budget: Type.Optional(Type.Object({ dailyUsd: Type.Number({ minimum: 0 }), spentUsd: Type.Number({ minimum: 0 }) })),
+  /** SPEC §8: while a used-up window pauses it, the agents whose requests it refused (labels, newest first, at most 20). */
+  stoppedAgents: Type.Optional(Type.Array(Words, { maxItems: 20 })),
+  /** SPEC §8: Anthropic's answers say requests are paid from extra usage since then (with `overage` allow). */
+  overage: Type.Optional(Type.Object({ since: At })),
 });
 export type ConcurrencyStatusEntry = Static<typeof ConcurrencyStatusEntry>;

@@ -47,10 +47,20 @@ export interface WaitingView {
   since: number;
   /** SPEC §7: the host the waiter is on, for a shared provider. */
   host?: string;
+  /** SPEC §8: a `headroom run --resume` waiting out a window; goes before other waiters. */
+  resuming?: true;
+  /** Why a resuming waiter waits: `resumes after the 5-hour window resets at 15:00`. */
+  waitReason?: string;
 }
 
-/** SPEC §3 leases: a held lease plus, for a shared provider, the host that holds it (§7). */
-export type HeldLeaseView = HeldLease & { host?: string };
+/** What refused a request riding a held lease (SPEC §8): `headroom run --resume` waits it out. */
+export type StopKind = "window" | "budget";
+
+/**
+ * SPEC §3 leases: a held lease plus, for a shared provider, the host that holds it (§7), and
+ * `stoppedBy` once a request riding it was refused by a used-up window or a budget (§8).
+ */
+export type HeldLeaseView = HeldLease & { host?: string; stoppedBy?: StopKind };
 
 export interface LeasesView {
   held: HeldLeaseView[];
@@ -105,6 +115,7 @@ export type HistoryKind =
   | "window_warning"
   | "window_exhausted"
   | "window_reset"
+  | "overage_started"
   | "budget_warning"
   | "budget_reached";
 

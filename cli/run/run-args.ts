@@ -12,7 +12,14 @@ export interface RunOptions {
   command: [string, ...string[]];
   /** Point ANTHROPIC_BASE_URL and OPENAI_BASE_URL at the proxy, scoped to the run's lease. */
   viaProxy: boolean;
+  /** SPEC §8 `--resume`: how often a child stopped by a window is started again (absent: off). */
+  maxResumes?: number;
+  /** `--resume-command`: run by `sh -c` at every resume instead of the agent's resume form. */
+  resumeCommand?: string;
 }
+
+/** SPEC §8: `--max-resumes` is 1..20, default 3. */
+const MAX_RESUMES = { min: 1, max: 20, default: 3 } as const;
 
 export const RUN_LEASE_TTL_MS = 15_000;
 
@@ -28,6 +35,9 @@ export function parseRunArgs(argv: string[]): RunOptions {
     agent: { type: "string", short: "a" },
     timeout: { type: "string", short: "t" },
     "via-proxy": { type: "boolean" },
+    resume: { type: "boolean" },
+    "max-resumes": { type: "string" },
+    "resume-command": { type: "string" },
   });
   if (positionals.length > 0) {
     throw new UsageError(`put the command after --, ${EXAMPLE} (got ${JSON.stringify(positionals[0])} before it)`, "run");
@@ -61,5 +71,22 @@ export function parseRunArgs(argv: string[]): RunOptions {
     acquire: { ...checked.value, agentId: agentId!, waiterId: waiterId! },
     command: [program, ...args],
     viaProxy: values["via-proxy"] === true,
+    ...resumeOptions(values.resume === true, values["max-resumes"], values["resume-command"]),
   };
+}
+
+function resumeOptions(resume: boolean, max: string | undefined, command: string | undefined): Pick<RunOptions, "maxResumes" | "resumeCommand"> {
+  if (!resume) {
+    if (max !== undefined || command !== undefined) {
+      throw new UsageError(`${max !== undefined ? "--max-resumes" : "--resume-command"} needs --resume, e.g. headroom run --provider anthropic --resume -- claude -p "…"`, "run");
+    }
+    return {};
+  }
+  const { min, max: most } = MAX_RESUMES;
+  const maxResumes = max === undefined ? MAX_RESUMES.default : /^\d+$/.test(max) ? Number(max) : NaN;
+  if (!(maxResumes >= min && maxResumes <= most)) {
+    throw new UsageError(`--max-resumes must be a whole number from ${min} to ${most} (got ${JSON.stringify(max)})`, "run");
+  }
+  if (command !== undefined && command.trim() === "") throw new UsageError("--resume-command must not be empty", "run");
+  return { maxResumes, ...(command === undefined ? {} : { resumeCommand: command }) };
 }

@@ -14,12 +14,14 @@ function describeWait(providerId: string, me: WaitingView, queued: number, entry
   const parts = [`headroom: waiting for a slot on ${providerId}: position ${me.position} of ${Math.max(queued, me.position)}`];
   if (entry) parts.push(`(${entry.active}/${entry.limit} active${entry.recycling > 0 ? `, ${entry.recycling} recycling` : ""})`);
   let text = parts.join(" ");
-  if (entry?.paused) {
+  // A resuming run (SPEC §8) says what it waits for: the window's reset.
+  if (me.waitReason !== undefined) text += `, ${me.waitReason}`;
+  else if (entry?.paused) {
     text += entry.pausedUntil === undefined
       ? ", paused after a rate limit"
       : `, paused after a rate limit: resumes in ${formatRemaining(entry.pausedUntil - now)}`;
   }
-  return { text, key: `${me.position}|${entry?.paused === true}` };
+  return { text, key: `${me.position}|${entry?.paused === true}|${me.waitReason ?? ""}` };
 }
 
 /** The admission, or undefined when `signal` aborted the wait (the waiter has left the queue). */

@@ -12,7 +12,7 @@ const MAX_AGENTS = 20_000;
 export interface PoolView {
   providerId: string;
   held: { leaseId: string; agentId?: string; admittedAt: number }[];
-  waiting: { waiterId: string; agentId?: string; position: number; since: number }[];
+  waiting: { waiterId: string; agentId?: string; position: number; since: number; resuming?: true }[];
 }
 
 interface Seen {
@@ -100,7 +100,7 @@ export class AgentTracker {
    */
   view(now: number, pools: PoolView[], usage: (providerId: string, label: string) => UsageCount | undefined, max: number): { agents: AgentEntry[]; omitted: number } {
     this.forget(now, false);
-    const state = new Map<string, { state: AgentState; position?: number }>();
+    const state = new Map<string, { state: AgentState; position?: number; resuming?: true }>();
     const held = new Set<string>();
     const waitingByName = new Map<string, string[]>();
     for (const [id, seen] of this.seen) {
@@ -122,7 +122,7 @@ export class AgentTracker {
         // Each waiter takes one agent of its name; those already running are passed over.
         let id = ids?.pop();
         while (id !== undefined && state.has(id)) id = ids?.pop();
-        if (id !== undefined) state.set(id, { state: "waiting", position: waiter.position });
+        if (id !== undefined) state.set(id, { state: "waiting", position: waiter.position, ...(waiter.resuming ? { resuming: true as const } : {}) });
       }
     }
     for (const leaseId of this.leases.keys()) if (!held.has(leaseId)) this.leases.delete(leaseId);

@@ -8,6 +8,7 @@ import type { AdaptiveLimit } from "./adaptive-limit";
 import type { Clock } from "./clock";
 import type { LeaseSlots } from "./lease-slots";
 import type { AcquireOptions, AcquireResult, Lease } from "./pool-types";
+import { NearResetWaiters } from "./near-reset";
 import { QueueWatchdog } from "./queue-watchdog";
 import type { RecyclingSlots } from "./recycling-slots";
 import type { UsageGate } from "./usage-gate";
@@ -46,6 +47,8 @@ export class Admission implements WaiterOwner {
   readonly queue: WaiterQueue;
   readonly waits = new WaitStats();
   private readonly watchdog: QueueWatchdog;
+  /** Proxy requests waiting through a near reset (SPEC §8 `waitForResetMs`). */
+  private readonly nearReset: NearResetWaiters<Waiter>;
   private arrivals = 0;
   private lastAdmissionAt = Number.NEGATIVE_INFINITY;
   private queuedSince = 0;
@@ -54,6 +57,7 @@ export class Admission implements WaiterOwner {
     const { clock } = deps;
     const { held, recycling, windows, gate } = deps.parts;
     this.queue = new WaiterQueue(clock, this);
+    this.nearReset = new NearResetWaiters(clock, { blocks: () => windows.blocks(), giveUp: (waiter) => this.abandon(waiter, TIMED_OUT) });
     this.watchdog = new QueueWatchdog(clock, deps.watchdogMs, {
       waiting: () => this.queue.size > 0,
       quietSince: () => Math.max(this.lastAdmissionAt, this.queuedSince),
@@ -66,7 +70,8 @@ export class Admission implements WaiterOwner {
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
     const { windows } = this.deps.parts;
     const now = this.deps.clock.now();
-    const holdable = windows.holdable(options.proxied === true, options.agentId);
+    // A resuming run already had its turn: the hold never holds it back (SPEC §8).
+    const holdable = options.resume !== true && windows.holdable(options.proxied === true, options.agentId);
     // No barging: a free slot goes to a newcomer only when nobody is queued for it.
     if (this.queue.size === 0 && this.hasFreeSlot(now) && !(holdable && windows.holding(now))) {
       const lease = this.admit(options.agentId, options.ttlMs, now, now);
@@ -89,6 +94,8 @@ export class Admission implements WaiterOwner {
     return new Promise((resolve) => {
       const waiter = new Waiter(this, ++this.arrivals, options, now, deadline, resolve);
       waiter.holdable = holdable;
+      const resetAt = waiter.nearResetMs === undefined ? undefined : this.deps.parts.windows.windowPausedUntil(now);
+      if (resetAt !== undefined) this.nearReset.join(waiter, resetAt);
       this.enqueue(waiter);
     });
   }
@@ -104,6 +111,7 @@ export class Admission implements WaiterOwner {
   /** A queued waiter gives up (timeout, abort): it leaves the queue and can never be admitted. */
   abandon(waiter: Waiter, result: AcquireResult): void {
     if (!this.queue.leave(waiter)) return;
+    if (waiter.nearResetMs !== undefined) this.nearReset.left(waiter);
     if (this.queue.size === 0) this.watchdog.stop();
     waiter.resolve(result);
     this.deps.notify(false);
@@ -118,6 +126,7 @@ export class Admission implements WaiterOwner {
     for (let head = this.nextUp(now); head && this.hasFreeSlot(now); head = this.nextUp(now)) {
       if (!this.deps.parts.gate.admitOne()) break;
       this.queue.leave(head);
+      if (head.nearResetMs !== undefined) this.nearReset.left(head);
       head.resolve({ ok: true, lease: this.admit(head.agentId, head.ttlMs, head.enqueuedAt, now) });
       admitted = true;
     }
@@ -125,8 +134,14 @@ export class Admission implements WaiterOwner {
     return admitted;
   }
 
+  /** A used-up window paused the provider until `until` (again, when its probe was refused). */
+  windowPaused(until: number): void {
+    this.nearReset.paused(until);
+  }
+
   /** The pool is gone: every waiter is answered `removed`. */
   close(): void {
+    this.nearReset.dispose();
     for (const waiter of this.queue) {
       this.queue.leave(waiter);
       waiter.resolve(REMOVED);

@@ -61,6 +61,18 @@ export interface AcquireOptions {
   ttlMs?: number;
   /** A gated proxy request: a window hold lets it through when its agent is at work (SPEC §8). */
   proxied?: boolean;
+  /**
+   * A `headroom run --resume` waiting out a window (SPEC §8): admitted before every other
+   * waiter, in the order they stopped, after the reset's probe; never held by the hold.
+   */
+  resume?: boolean;
+  /**
+   * SPEC §8 `waitForResetMs` of a gated proxy request: one that arrives while a used-up window
+   * pauses the provider (its reset this near, or the proxy would have refused it) waits for the
+   * reset, and is answered with a timeout when a refused probe moves the reset further than
+   * this, or 60 s past the latest reset without an admission.
+   */
+  nearResetMs?: number;
 }
 
 export interface Lease {

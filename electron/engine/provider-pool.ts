@@ -80,6 +80,7 @@ class Pool implements ProviderPool {
       drive: driven,
       event,
       timeOutBefore,
+      windowPaused: (until) => this.admission.windowPaused(until),
       ...(deps.recentAgent ? { recentAgent: deps.recentAgent } : {}),
     });
     const { limit, held, recycling, windows, gate } = this;
@@ -191,7 +192,10 @@ class Pool implements ProviderPool {
 
   leases(): ReturnType<ProviderPool["leases"]> {
     const held = this.held.persisted().map(({ ttlMs: _ttl, ...view }) => view);
-    return { held, waiting: this.admission.queue.views() };
+    const { queue } = this.admission;
+    const reason = queue.resuming > 0 ? this.windows.resumeReason(this.clock.now()) : undefined;
+    const waiting = queue.views();
+    return { held, waiting: reason === undefined ? waiting : waiting.map((w) => (w.resuming ? { ...w, waitReason: reason } : w)) };
   }
 
   // ── settings ───────────────────────────────────────────────────────────────
@@ -259,8 +263,9 @@ class Pool implements ProviderPool {
       ...(waits ? { waitP50Ms: waits.p50, waitP95Ms: waits.p95 } : {}),
       ...(reading ? { usageGate: reading } : {}),
       ...this.rateLimits.readingFields(),
-      ...this.windows.waitFields(queue.size > 0, queue.size > queue.exempt, now),
+      ...this.windows.waitFields(queue.size > 0, queue.size > queue.exempt, now, queue.resuming > 0),
       ...(windows ? { windows } : {}),
+      ...this.windows.overageFields(),
     };
   }
 

@@ -33,6 +33,10 @@ export class Waiter implements Timed {
   readonly signal: AbortSignal | undefined;
   /** Held back by a window hold (SPEC §8): a new lease; false for a proxy request of an agent at work. */
   holdable = true;
+  /** A `headroom run --resume` waiting out a window (SPEC §8): goes before every other waiter, FIFO among its kind. */
+  readonly resuming: boolean;
+  /** SPEC §8 `waitForResetMs`, for a proxy request (near-reset.ts). */
+  readonly nearResetMs: number | undefined;
 
   constructor(
     private readonly owner: WaiterOwner,
@@ -47,6 +51,8 @@ export class Waiter implements Timed {
     this.agentId = options.agentId;
     this.ttlMs = options.ttlMs;
     this.signal = options.signal;
+    this.resuming = options.resume === true;
+    this.nearResetMs = options.nearResetMs;
   }
 
   /** The waiter is its own abort listener, so a signal costs no closure. */
@@ -60,6 +66,9 @@ export class WaiterQueue {
   private tail: Waiter | undefined;
   private count = 0;
   private exemptCount = 0;
+  /** Resuming waiters stand together at the front; this is the last of them (SPEC §1's second exception to FIFO). */
+  private lastResuming: Waiter | undefined;
+  private resumingCount = 0;
   private readonly deadlines: WaiterDeadlines<Waiter>;
 
   constructor(
@@ -75,6 +84,11 @@ export class WaiterQueue {
 
   first(): Waiter | undefined {
     return this.head;
+  }
+
+  /** Queued resuming waiters (all at the front). */
+  get resuming(): number {
+    return this.resumingCount;
   }
 
   /** Queued waiters a window hold does not hold back. */
@@ -121,24 +135,49 @@ export class WaiterQueue {
         ...(waiter.agentId === undefined ? {} : { agentId: waiter.agentId }),
         position: views.length + 1,
         since: waiter.enqueuedAt,
+        ...(waiter.resuming ? { resuming: true as const } : {}),
       });
     }
     return views;
   }
 
   private push(waiter: Waiter): void {
+    waiter.queued = true;
+    this.count++;
+    if (!waiter.holdable) this.exemptCount++;
+    if (waiter.resuming) this.pushResuming(waiter);
+    else this.pushBack(waiter);
+  }
+
+  private pushBack(waiter: Waiter): void {
     waiter.prev = this.tail;
     waiter.next = undefined;
-    waiter.queued = true;
     if (this.tail) this.tail.next = waiter;
     else this.head = waiter;
     this.tail = waiter;
-    this.count++;
-    if (!waiter.holdable) this.exemptCount++;
+  }
+
+  /** Behind the resuming waiters already queued, before everyone else: still O(1). */
+  private pushResuming(waiter: Waiter): void {
+    const after = this.lastResuming;
+    this.lastResuming = waiter;
+    this.resumingCount++;
+    const before = after ? after.next : this.head;
+    if (!before) return this.pushBack(waiter);
+    waiter.prev = after;
+    waiter.next = before;
+    before.prev = waiter;
+    if (after) after.next = waiter;
+    else this.head = waiter;
   }
 
   private remove(waiter: Waiter): boolean {
     if (!waiter.queued) return false;
+    if (waiter.resuming) {
+      this.resumingCount--;
+      // Resuming waiters are contiguous at the front, so the one before the last is one too.
+      if (this.lastResuming === waiter) this.lastResuming = waiter.prev;
+    }
     if (waiter.prev) waiter.prev.next = waiter.next;
     else this.head = waiter.next;
     if (waiter.next) waiter.next.prev = waiter.prev;

@@ -43,6 +43,21 @@ export const probingReason = (label: string): string =>
 export const holdReason = (label: string, percent: number): string =>
   `holding new agents: ${label} at ${Math.floor(percent)} %`;
 
-/** The body of the 429 the proxy answers for the provider while a window is used up. */
+/**
+ * The body of the 429 the proxy answers for the provider while a window is used up (SPEC §8
+ * "Honest refusals"): they are refused, not held, and a headless agent learns how to wait.
+ */
 export const proxyRefusal = (providerId: string, label: string, resetsAt: number, now: number): string =>
-  `${providerId}'s ${label} is used up; it resets at ${localTime(resetsAt, now)}. Headroom holds requests until then.`;
+  `${providerId}'s ${label} is used up; it resets at ${localTime(resetsAt, now)}. ` +
+  "New requests are refused until then; a headless agent can wait for it with headroom run --resume.";
+
+/** Why a `headroom run --resume` waits (SPEC §8): shown on its waiter and in the status. */
+export const resumeReason = (label: string, resetsAt: number, now: number): string =>
+  `resumes after the ${label} resets at ${localTime(resetsAt, now)}`;
+
+/** SPEC §8 `overage_started`: the plan's window is used up and requests are paid from extra usage. */
+export const overageMessage = (providerId: string, label: string, resetsAt: number | undefined, now: number): string =>
+  `${providerId} is now paying for extra usage: the ${label} is used up` + (resetsAt === undefined ? "" : ` (resets ${localTime(resetsAt, now)})`);
+
+/** The refusal with `overage: "stop"`: the plan's limit is where Headroom stops. */
+export const extraUsageOff = (providerId: string): string => ` Extra usage is off in Headroom for ${providerId}.`;

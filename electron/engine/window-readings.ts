@@ -22,6 +22,13 @@ export interface WindowReading {
   windows: WindowSighting[];
   /** An account-wide window is used up: the provider pauses until its reset (or 60 s without one). */
   usedUp?: { name: string; resetsAt?: number };
+  /**
+   * SPEC §8 "Paid extra usage" (Anthropic): the plan's window is used up and requests are paid
+   * from extra usage; the window that ran out. With `overage: "stop"` it counts as used up.
+   */
+  overage?: { name: string; resetsAt?: number };
+  /** The plan itself serves (overall status allowed, no extra usage in use): paid extra usage has ended. */
+  planServes?: true;
 }
 
 export const MAX_WINDOWS = 8;
@@ -128,11 +135,18 @@ function readAnthropicWindows(headers: Headers, now: number): WindowReading | un
   const list = bounded(windows);
   if (list.length === 0 && overall === undefined) return undefined;
   const reading: WindowReading = { windows: list };
-  // With overage allowed, a rejected plan still serves requests (billed as extra usage).
+  // With overage allowed, a rejected plan still serves requests, billed as extra usage (SPEC §8).
   const overage = first(headers, "anthropic-ratelimit-unified-overage-status");
-  if (overall === "rejected" && overage !== "allowed" && overage !== "allowed_warning") {
+  const overageAllowed = overage === "allowed" || overage === "allowed_warning";
+  const inUse = first(headers, "anthropic-ratelimit-unified-overage-in-use")?.trim().toLowerCase() === "true";
+  if ((overall === "rejected" && overageAllowed) || inUse) {
+    const window = anthropicUsedUp(list, claim, overallReset);
+    if (window) reading.overage = window;
+  } else if (overall === "rejected") {
     const usedUp = anthropicUsedUp(list, claim, overallReset);
     if (usedUp) reading.usedUp = usedUp;
+  } else if (overall === "allowed" || overall === "warning") {
+    reading.planServes = true;
   }
   return reading;
 }

@@ -20,6 +20,8 @@ export interface WindowRulesHooks {
   drive(): void;
   event(kind: HistoryKind, message: string): void;
   timeOutBefore(until: number): void;
+  /** A used-up window paused the provider until `until` (SPEC §8 `waitForResetMs` tests its waiters again). */
+  windowPaused?(until: number): void;
   /** Overrides the pool's own record of recent agents (agent identity, SPEC §9, may know better). */
   recentAgent?: (agentId: string) => boolean;
 }
@@ -34,6 +36,8 @@ export interface PoolWindows {
   refusal(now: number): { retryAfterS: number; message: string } | undefined;
   /** SPEC §8 `holdNewAtPercent`: undefined = no hold. */
   setHoldNewAtPercent(percent: number | undefined): void;
+  /** SPEC §8 `overage`: "stop" makes paid extra usage a used-up window; undefined = "allow". */
+  setOverage(mode: "allow" | "stop" | undefined): void;
   /** The status's `windows`, absent when none was ever seen. */
   views(): PlanWindow[] | undefined;
 }
@@ -44,6 +48,11 @@ export class WindowRules implements PoolWindows {
   /** Integer 1..100, or undefined = no hold. */
   private holdNewAtPercent: number | undefined;
   private readonly recent = new Map<string, number>();
+  private overageMode: "allow" | "stop" = "allow";
+  /** Since when answers say requests are paid from extra usage (with `allow`). */
+  private overageSince: number | undefined;
+  /** The pause is the plan's limit with extra usage off (`stop`): its refusal says so. */
+  private extraOff = false;
 
   constructor(
     private readonly clock: Clock,
@@ -57,15 +66,44 @@ export class WindowRules implements PoolWindows {
       changed: () => hooks.drive(),
       exhausted: (message) => hooks.event("window_exhausted", message),
       reset: (message) => hooks.event("window_reset", message),
-      paused: (until) => hooks.timeOutBefore(until),
+      paused: (until) => {
+        hooks.timeOutBefore(until);
+        hooks.windowPaused?.(until);
+      },
     });
   }
 
   note(reading: WindowReading): void {
     this.take(reading.windows);
-    if (reading.usedUp) this.pause.usedUp(this.windows.label(reading.usedUp.name), reading.usedUp.resetsAt);
-    else this.pause.answered();
+    const { overage } = reading;
+    const stop = overage !== undefined && this.overageMode === "stop";
+    const usedUp = stop ? overage : reading.usedUp;
+    if (usedUp) {
+      this.extraOff = stop;
+      this.pause.usedUp(this.windows.label(usedUp.name), usedUp.resetsAt);
+    } else this.pause.answered();
+    if (overage && !stop) this.payingExtra(overage);
+    else if (reading.planServes) this.overageSince = undefined;
     this.hooks.drive();
+  }
+
+  /** SPEC §8: paid extra usage began (with `allow`): said once, until the plan serves again. */
+  private payingExtra(window: { name: string; resetsAt?: number }): void {
+    if (this.overageSince !== undefined) return;
+    const now = this.clock.now();
+    this.overageSince = now;
+    this.hooks.event("overage_started", say.overageMessage(this.providerId, this.windows.label(window.name), window.resetsAt, now));
+  }
+
+  setOverage(mode: "allow" | "stop" | undefined): void {
+    this.overageMode = mode ?? "allow";
+    if (this.overageMode === "stop") this.overageSince = undefined;
+    this.hooks.drive(); // the status changed
+  }
+
+  /** The status's `overage` while answers say requests are paid from extra usage. */
+  overageFields(): { overage?: { since: number } } {
+    return this.overageSince === undefined ? {} : { overage: { since: this.overageSince } };
   }
 
   report(sightings: WindowSighting[]): void {
@@ -97,6 +135,11 @@ export class WindowRules implements PoolWindows {
     return this.ratePause?.holding(now) !== true && !this.pause.blocks() && this.holdReason(now) === undefined;
   }
 
+  /** While a used-up window pauses the provider: its reset. */
+  windowPausedUntil(now: number): number | undefined {
+    return this.pause.pause(now)?.until;
+  }
+
   /** The later of the 429 pause and a used-up window's. */
   pausedUntil(now: number): number | undefined {
     const rate = this.ratePause?.until(now);
@@ -118,13 +161,20 @@ export class WindowRules implements PoolWindows {
     const paused = this.pause.pause(now);
     if (!paused) return undefined;
     const retryAfterS = Math.max(1, Math.ceil((paused.until - now) / 1000));
-    return { retryAfterS, message: say.proxyRefusal(this.providerId, paused.label, paused.until, now) };
+    const message = say.proxyRefusal(this.providerId, paused.label, paused.until, now);
+    return { retryAfterS, message: this.extraOff ? message + say.extraUsageOff(this.providerId) : message };
   }
 
-  /** The status's `waitReason` while waiters are held, or wait for the probe at a window's reset. */
-  waitFields(queued: boolean, heldWaiters: boolean, now: number): { waitReason?: string } {
+  /** Why a resuming waiter waits, while a used-up window pauses the provider. */
+  resumeReason(now: number): string | undefined {
+    const paused = this.pause.pause(now);
+    return paused && say.resumeReason(paused.label, paused.until, now);
+  }
+
+  /** The status's `waitReason` while waiters are held, wait for the probe at a window's reset, or resume after it. */
+  waitFields(queued: boolean, heldWaiters: boolean, now: number, resuming = false): { waitReason?: string } {
     const probing = queued ? this.pause.probing() : undefined;
-    const reason = probing ?? (heldWaiters ? this.holdReason(now) : undefined);
+    const reason = probing ?? (resuming ? this.resumeReason(now) : undefined) ?? (heldWaiters ? this.holdReason(now) : undefined);
     return reason === undefined ? {} : { waitReason: reason };
   }
 

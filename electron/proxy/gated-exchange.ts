@@ -73,9 +73,11 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (read.kind === "refused") return refuseBody(req, res, input.flavor, read, input.bodyTimeoutMs);
   const { held } = read;
   // A used-up plan window: answered at once, nothing reaches the provider (SPEC §8).
-  const usedUp = service.windowRefusal(providerId);
+  // A request of its own (not riding a lease) waits through a reset that is near (SPEC §8).
+  const usedUp = service.windowRefusal(providerId, input.rideOn === undefined);
   if (usedUp) {
     held.release();
+    service.stopped(providerId, usedUp.kind, await requestAgent(service, req, input.rideOn), input.rideOn);
     return sendProxyError(res, input.flavor, usedUpError(usedUp, input.flavor, service.clock.now()));
   }
 
@@ -106,6 +108,13 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
     if (error instanceof ServiceError && error.code === "unknown_provider") {
       sendProxyError(res, input.flavor, { status: 404, code: "unknown_provider", message: error.message });
       return;
+    }
+    // It waited through a near reset that slipped too far, or 60 s past it: answered like any refusal.
+    if (error instanceof ServiceError && error.code === "queue_timeout") {
+      const usedUpNow = service.windowRefusal(providerId);
+      if (usedUpNow) return sendProxyError(res, input.flavor, usedUpError(usedUpNow, input.flavor, service.clock.now()));
+      const message = `${providerId}'s plan window did not reopen within 60 s of its reset. New requests are refused for now; retry in a minute.`;
+      return sendProxyError(res, input.flavor, { status: 429, code: "usage_limit_reached", message, retryAfterS: 60 });
     }
     if (error instanceof ServiceError && error.code === "unavailable") {
       sendProxyError(res, input.flavor, { status: 503, code: "unavailable", message: error.message, retryAfterS: 1 });
@@ -165,6 +174,9 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
         noteUnreached(service, providerId, ending);
         const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
         end.finish(verdict);
+        // The provider refused it by a window (it pauses now): the lease's run may wait it out (SPEC §8).
+        const stop = verdict.lease === "rate_limited" ? service.windowRefusal(providerId) : undefined;
+        if (stop) service.stopped(providerId, stop.kind, who.agent, input.rideOn);
         const tokens = usage.usage;
         const upstream = { host: input.target.host, format: input.flavor };
         service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });

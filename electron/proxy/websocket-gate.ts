@@ -106,7 +106,10 @@ export function createWebSocketGate(upstreams: Upstreams, idleMs: number) {
       return { signal: controller.signal, stop: () => socket.off("close", onLeave) };
     };
     const usedUp = service.windowRefusal(providerId);
-    if (usedUp) return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
+    if (usedUp) {
+      service.stopped(providerId, usedUp.kind, await requestAgent(service, input.req, input.rideOn), input.rideOn);
+      return refuse(socket, flavor, usedUpError(usedUp, flavor, service.clock.now()));
+    }
     let start: GateStart;
     let agent: AgentIdentity;
     try {

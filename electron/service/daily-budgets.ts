@@ -77,11 +77,11 @@ export class DailyBudgets {
   }
 
   /** While the budget pauses the provider: what the proxy answers at once. */
-  refusal(providerId: string): { retryAfterS: number; message: string } | undefined {
+  refusal(providerId: string): { retryAfterS: number; message: string; kind: "budget" } | undefined {
     const pause = this.of(providerId)?.pause();
     if (!pause) return undefined;
     const retryAfterS = Math.max(1, Math.ceil((pause.until - this.deps.clock.now()) / 1000));
-    return { retryAfterS, message: `${providerId}'s ${pause.reason}. New requests are refused until then.` };
+    return { retryAfterS, message: `${providerId}'s ${pause.reason}. New requests are refused until then.`, kind: "budget" };
   }
 
   /** The status entry's `budget` while one is set, and the pause while it pauses. */

@@ -11,7 +11,7 @@ import type { HostInfo, SnapshotTopic } from "../../shared/contract";
 import type { OperationService } from "../../shared/operations";
 import type {
   Admission, BreakerSettings, ConcurrencyStatusEntry, ConcurrencyStatusResponse, CooldownView, HistoryEvent, LeasesView, LimitView,
-  ProviderConfigView, RedisState, RouteAdmission, RouteEntry, RouteKey, RouteRefusal, RoutesView, SeriesResponse, UsageGateConfig,
+  ProviderConfigView, RedisState, RouteAdmission, RouteEntry, RouteKey, RouteRefusal, RoutesView, SeriesResponse, StopKind, UsageGateConfig,
 } from "../../shared/types";
 import { LIMITS } from "../../shared/limits";
 import { tokenWindowStart } from "../agents/token-window";
@@ -38,7 +38,7 @@ import { shuttingDown } from "./service-error";
 import { SeriesSampler } from "./series-sampler";
 import { ServiceEvents } from "./service-events";
 import { SettingsWriter } from "./settings-writer";
-import { UpstreamReadings } from "./upstream-readings";
+import { UpstreamReadings, type ProxyRefusal } from "./upstream-readings";
 
 export interface ServiceOptions {
   store: SettingsStore;
@@ -138,15 +138,9 @@ export class HeadroomService implements OperationService {
     const costOn = (providerId: string, date: string) => this.agentBook.costOn(providerId, date);
     this.budgets = new DailyBudgets({ clock: options.clock, providers: this.providers, onEvent: record, onChange: () => emit("status"), spentOn: costOn, hub: options.hub, log: options.log });
     this.leaseService = new LeaseService({
-      budgets: this.budgets,
-      store: options.store,
-      clock: options.clock,
-      providers: this.providers,
-      meter: this.meter,
-      leaseTtlMs: options.leaseTtlMs ?? LIMITS.leaseTtlMs.default,
-      onEvent: record,
-      assertOpen: () => this.assertOpen(),
-      isClosed: () => this.closed,
+      budgets: this.budgets, store: options.store, clock: options.clock, providers: this.providers, meter: this.meter,
+      leaseTtlMs: options.leaseTtlMs ?? LIMITS.leaseTtlMs.default, onEvent: record,
+      assertOpen: () => this.assertOpen(), isClosed: () => this.closed,
     });
     this.views = new ProviderViews({
       providers: this.providers,
@@ -205,7 +199,7 @@ export class HeadroomService implements OperationService {
   cooldown(input: Input<"cooldown">): CooldownView { return this.views.cooldown(input); }
   providerConfig(input: Input<"providerConfig">): ProviderConfigView { return this.views.providerConfig(input); }
   hasProvider(providerId: string): boolean { return this.providers.has(providerId); }
-  leases(input: Input<"leases">): LeasesView { return this.views.leases(input); }
+  leases(input: Input<"leases">): LeasesView { return this.leaseService.withStops(this.views.leases(input)); }
   routes(): RoutesView { return this.routeService.view(); }
 
   historyEvents(): { events: HistoryEvent[] } { return { events: this.events.newestFirst() }; }
@@ -253,6 +247,7 @@ export class HeadroomService implements OperationService {
   /** A proxy request rides on a held lease of this provider (SPEC §6); false = gate it normally. */
   rideLease(leaseId: string, providerId: string): boolean { return this.leaseService.ride(leaseId, providerId); }
   rideRateLimited(leaseId: string, retryAfterMs?: number): void { this.leaseService.rideRateLimited(leaseId, retryAfterMs); }
+  stopped(providerId: string, kind: StopKind, agent: AgentIdentity, rideOn?: string): void { this.leaseService.stopped(providerId, kind, agent.label, rideOn); }
 
   // ── what the proxy reads from upstreams (electron/service/upstream-readings.ts) ──
 
@@ -262,9 +257,12 @@ export class HeadroomService implements OperationService {
   noteWindows(providerId: string, reading: WindowReading): void { this.upstream.windows(providerId, reading); }
   /** SPEC §10: windows a client read itself (Claude Code's status line); answers the provider's status. */
   reportWindows({ providerId, windows }: Input<"reportWindows">): ConcurrencyStatusEntry { this.upstream.reported(providerId, windows); return this.statusOf(providerId); }
-  /** A used-up window or a reached daily budget (SPEC §9): the proxy answers at once. */
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
-    return this.upstream.windowRefusal(providerId) ?? this.budgets.refusal(providerId);
+  /**
+   * A used-up window or a reached daily budget (SPEC §8, §9): the proxy answers at once. A request
+   * that may wait (`waitable`) is not refused by a window whose reset is within waitForResetMs.
+   */
+  windowRefusal(providerId: string, waitable = false): ProxyRefusal | undefined {
+    return this.upstream.windowRefusal(providerId, waitable) ?? this.budgets.refusal(providerId);
   }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }

@@ -1,7 +1,8 @@
 // The lease operations of SPEC §3 and the proxy's lease rides (SPEC §6), as the service offers
 // them: the lease book says which provider holds which lease, the journal keeps held API leases
 // on disk, and an admission is answered only once it is saved.
-import type { Admission, HistoryEvent } from "../../shared/types";
+import type { Admission, HistoryEvent, LeasesView, StopKind } from "../../shared/types";
+import { SETTINGS } from "../../shared/provider-settings";
 import type { Clock } from "../engine/clock";
 import type { AcquireResult, ProviderPool } from "../engine/pool-types";
 import type { SettingsStore } from "../settings/settings-store";
@@ -25,7 +26,12 @@ export interface AcquireInput {
   signal?: AbortSignal;
   /** API leases expire unless heartbeated; proxy leases pass false (the connection is the lease). */
   expires?: boolean;
+  /** SPEC §8: a `headroom run --resume` waiting out a window. */
+  resume?: boolean;
 }
+
+/** SPEC §8 "Waiting through a near reset": the provider's `waitForResetMs`, for its proxy requests. */
+const nearResetMs = (provider: Provider): number => provider.options.waitForResetMs ?? SETTINGS.waitForResetMs.implied;
 
 export interface LeaseServiceDeps {
   store: SettingsStore;
@@ -110,6 +116,11 @@ export class LeaseService {
       }
     }
     this.deps.meter.admitted(lease.providerId, lease.admittedAt - askedAt);
+    if (input.resume === true) {
+      const who = input.agentId ?? "an agent";
+      this.deps.providers.stopped.resuming(lease.providerId, input.agentId);
+      this.deps.onEvent({ kind: "resumed", providerId: lease.providerId, message: `${who} resumes on ${lease.providerId} (headroom run --resume)` });
+    }
     return {
       leaseId: lease.leaseId,
       providerId: lease.providerId,
@@ -138,8 +149,9 @@ export class LeaseService {
         ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...(input.resume === true ? { resume: true } : {}),
         // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
-        ...(input.expires === false ? { proxied: true } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
+        ...(input.expires === false ? { proxied: true, nearResetMs: nearResetMs(provider) } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
       });
       // The budget was reached while it queued: the slot goes back unused and it waits for the budget.
       if (api && result.ok && budgets?.blocks(input.providerId)) {
@@ -216,6 +228,28 @@ export class LeaseService {
     // Unguarded: a ride that ends while the host closes must still settle its route claim.
     pool.heartbeat(leaseId);
     return true;
+  }
+
+  /**
+   * A request of `label`'s was refused by a used-up window or a budget (SPEC §8): the lease it
+   * rode says so (`stoppedBy`), and a window's refusal counts it among who stopped.
+   */
+  stopped(providerId: string, kind: StopKind, label: string, rideOn?: string): void {
+    if (rideOn !== undefined) this.book.stop(rideOn, kind);
+    if (kind !== "window") return;
+    const provider = this.deps.providers.get(providerId);
+    const leaseAgent = rideOn === undefined ? undefined : provider?.pool.heldLeases().find((lease) => lease.leaseId === rideOn)?.agentId;
+    if (provider) this.deps.providers.stopped.note(providerId, label, leaseAgent);
+  }
+
+  /** The leases answer with each held lease's `stoppedBy`. */
+  withStops(view: LeasesView): LeasesView {
+    if (!view.held.some((lease) => this.book.stoppedBy(lease.leaseId) !== undefined)) return view;
+    const held = view.held.map((lease) => {
+      const stoppedBy = this.book.stoppedBy(lease.leaseId);
+      return stoppedBy === undefined ? lease : { ...lease, stoppedBy };
+    });
+    return { ...view, held };
   }
 
   /** A 429 on a ride: pauses and may reduce as the lease's release would; the lease stays held. */

@@ -16,6 +16,7 @@ import type { StoredLease } from "../../shared/schemas";
 import type { Clock } from "../engine/clock";
 import type { PersistedLease, PoolDeps, ProviderPool, UsageProbe } from "../engine/pool-types";
 import { createProviderPool } from "../engine/provider-pool";
+import { StoppedAgents } from "./stopped-agents";
 import { UpstreamFailureBook } from "../engine/upstream-failures";
 import type { SharedHub } from "../shared-pool/shared-hub";
 import { SharedProviderPool } from "../shared-pool/shared-provider-pool";
@@ -51,6 +52,8 @@ export class ProviderRegistry {
   private readonly byId = new Map<string, Provider>();
   /** SPEC §4: what this host's proxy found of each provider's upstream; not shared on Redis. */
   readonly upstreamFailures: UpstreamFailureBook;
+  /** SPEC §8 "Who stopped": the agents a used-up window refused, per provider. */
+  readonly stopped = new StoppedAgents();
 
   constructor(private readonly deps: RegistryDeps) {
     this.upstreamFailures = new UpstreamFailureBook(deps.clock, deps.onStatusChange);
@@ -94,6 +97,7 @@ export class ProviderRegistry {
     const { config, options } = splitSettings(settings);
     const provider: Provider = { id: providerId, pool: this.poolFor(providerId, options, config, []), options };
     provider.pool.windows.setHoldNewAtPercent(options.holdNewAtPercent);
+    provider.pool.windows.setOverage(options.overage);
     if (options.shared && !this.deps.hub) {
       this.deps.log?.(`Provider ${providerId} is shared, but HEADROOM_REDIS_URL is not set: it runs locally on this host until it is.`);
     }
@@ -113,6 +117,7 @@ export class ProviderRegistry {
     provider.options = compact({ ...provider.options, shared });
     provider.pool = this.poolFor(provider.id, provider.options, old.config(), old.heldLeases());
     provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
+    provider.pool.windows.setOverage(provider.options.overage);
     old.dispose();
     this.persist(provider.id);
   }
@@ -133,7 +138,8 @@ export class ProviderRegistry {
       clock: this.deps.clock,
       onChange: this.deps.onStatusChange,
       onConfigChange: () => this.persist(providerId),
-      onEvent: (event: Omit<HistoryEvent, "at" | "providerId">) => this.deps.onEvent({ ...event, providerId }),
+      // The window_reset line names who stopped on the window (SPEC §8).
+      onEvent: (event: Omit<HistoryEvent, "at" | "providerId">) => this.deps.onEvent(this.stopped.told({ ...event, providerId })),
       onLeasesChange: this.deps.onLeasesChange,
       onLeaseExpired: this.deps.onLeaseExpired,
       ...(this.deps.log ? { log: this.deps.log } : {}),
@@ -152,6 +158,7 @@ export class ProviderRegistry {
     provider.options = patched(provider.options, patch);
     if (provider.options.usageGate !== before.usageGate) provider.pool.setUsageProbe(this.probeFor(provider.options.usageGate));
     if (patch.holdNewAtPercent !== undefined) provider.pool.windows.setHoldNewAtPercent(provider.options.holdNewAtPercent);
+    if (patch.overage !== undefined) provider.pool.windows.setOverage(provider.options.overage);
     // What failed was the old upstream: a new one starts clean, so `Set upstream` clears the item.
     if (patch.upstream !== undefined && provider.options.upstream !== before.upstream) this.upstreamFailures.forget(provider.id);
     this.persist(provider.id);
@@ -161,6 +168,7 @@ export class ProviderRegistry {
   remove(provider: Provider): void {
     this.byId.delete(provider.id);
     this.upstreamFailures.forget(provider.id);
+    this.stopped.forget(provider.id);
     provider.pool.dispose();
     this.deps.writer.forgetProvider(provider.id);
   }
@@ -168,7 +176,9 @@ export class ProviderRegistry {
   /** The pool's view plus the options a status shows, so the window learns of their change from the push. */
   entryOf({ id, pool, options }: Provider): ConcurrencyStatusEntry {
     const upstreamFailures = this.upstreamFailures.of(id);
-    return { ...pool.status(), ...statusOptions(options), ...(upstreamFailures ? { upstreamFailures } : {}) };
+    const status = pool.status();
+    const stoppedAgents = status.pauseKind === "window" ? this.stopped.labels(id) : undefined;
+    return { ...status, ...statusOptions(options), ...(upstreamFailures ? { upstreamFailures } : {}), ...(stoppedAgents ? { stoppedAgents } : {}) };
   }
 
   /** Held leases worth a restart: only those that expire (proxy leases end with their connection). */

@@ -8,7 +8,16 @@ import { parseUpstreamLimits, type ResponseHeaders } from "../engine/upstream-li
 import type { WindowReading } from "../engine/window-readings";
 import { reportedSightings } from "../engine/reported-windows";
 import type { ReportedWindow } from "../../shared/schemas";
+import { SETTINGS } from "../../shared/provider-settings";
+import type { StopKind } from "../../shared/types";
 import type { ProviderRegistry } from "./provider-registry";
+
+/** What the proxy answers at once instead of forwarding, and what stopped it (SPEC §8 `stoppedBy`). */
+export interface ProxyRefusal {
+  retryAfterS: number;
+  message: string;
+  kind: StopKind;
+}
 
 export class UpstreamReadings {
   constructor(
@@ -34,9 +43,18 @@ export class UpstreamReadings {
     if (sightings.length > 0) pool.windows.report(sightings);
   }
 
-  /** While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). */
-  windowRefusal(providerId: string): { retryAfterS: number; message: string } | undefined {
-    return this.providers.get(providerId)?.pool.windows.refusal(this.clock.now());
+  /**
+   * While a used-up window pauses the provider: what the proxy answers at once (SPEC §8). With
+   * `waitable`, none while the reset is within the provider's waitForResetMs: the request
+   * waits in the queue for it instead ("Waiting through a near reset").
+   */
+  windowRefusal(providerId: string, waitable: boolean): ProxyRefusal | undefined {
+    const provider = this.providers.get(providerId);
+    const refusal = provider?.pool.windows.refusal(this.clock.now());
+    if (!provider || !refusal) return undefined;
+    const nearMs = provider.options.waitForResetMs ?? SETTINGS.waitForResetMs.implied;
+    if (waitable && refusal.retryAfterS * 1000 <= nearMs) return undefined;
+    return { ...refusal, kind: "window" };
   }
 
   /** `error` names the host it could not reach, which came from the settings, not the wire; tamed all the same. */

@@ -18,12 +18,13 @@ export function readLeaseList(answer: Results["leases"]): SharedLeaseList {
   }));
   // Redis keeps held leases in a hash: ordered here by admission, as the local pool lists them.
   held.sort((a, b) => a.admittedAt - b.admittedAt);
-  const waiting: WaitingView[] = list(answer.waiting).map(({ waiterId, enqueuedAt, host, agentId }, i) => ({
+  const waiting: WaitingView[] = list(answer.waiting).map(({ waiterId, enqueuedAt, host, agentId, resuming }, i) => ({
     waiterId,
     ...(agentId === undefined ? {} : { agentId }),
     position: i + 1,
     since: enqueuedAt,
     host,
+    ...(resuming === true ? { resuming } : {}),
   }));
   return { held, waiting };
 }

@@ -14,7 +14,7 @@ export const COMMON_ARGS = ["op", "prefix", "host", "now", "epoch"] as const;
 export const OPERATION_ARGS = {
   seed: [],
   rejoin: ["newEpoch", "leases"],
-  acquire: ["waiterId", "deadline", "zero", "ttl", "agentId"],
+  acquire: ["waiterId", "deadline", "zero", "ttl", "agentId", "resume"],
   leave: ["waiterId"],
   release: ["leaseId", "outcome", "retryAfter", "requestId"],
   undelivered: ["leaseId", "requestId"],
@@ -86,6 +86,8 @@ export interface StatusResult {
   limit: number;
   active: number;
   queued: number;
+  /** Of them, resuming waiters (SPEC §8 `run --resume`). */
+  resuming: number;
   /** Only while paused. */
   pausedUntil?: number;
   /** Only for an early pause: a 429's pause has none. */
@@ -122,6 +124,8 @@ interface WaiterRow {
   enqueuedAt: number;
   host: string;
   agentId?: string;
+  /** SPEC §8: a `headroom run --resume` waiting out a window, queued before every other waiter. */
+  resuming?: true;
 }
 
 /** Each operation's own answer (the `result` of the reply). */

@@ -20,6 +20,8 @@ export type SharedStatusEntry = ConcurrencyStatusEntry & {
   window?: RedisWindow;
   sightings?: WindowSighting[];
   rejoinHoldUntil?: number;
+  /** Resuming waiters across hosts (SPEC §8): they wait for the window's reset, said in words on the host. */
+  resumingQueued?: number;
 };
 
 /** Why admissions wait after Redis restarted empty, until `until` (SPEC §7: 10 s for the hosts to re-register). */
@@ -70,6 +72,15 @@ function pauseOf(status: StatusResult, now: number): { pausedUntil?: number; pau
   return rate === undefined ? {} : { pausedUntil: rate, pauseReason: pauseReason || say.PAUSED_BY_429, ...kind };
 }
 
+/** Why waiters wait for the window, as the local pool says it: the probe is out, or resuming waiters wait for the reset. */
+function waitOf(status: StatusResult, now: number): { waitReason?: string } {
+  const { windowLabel: label, windowUntil: until } = status;
+  if (label === undefined) return {};
+  if (status.probing && status.queued > 0) return { waitReason: windowSay.probingReason(label) };
+  if (status.resuming > 0 && until !== undefined && now < until) return { waitReason: windowSay.resumeReason(label, until, now) };
+  return {};
+}
+
 /** The script's `status` answer as the entry every host shows; `now` on Redis's clock. */
 export function statusEntry(providerId: string, status: StatusResult, host: HostSide, now: number): SharedStatusEntry {
   const { limit, active, queued, cooldownMs, autoReduced, autoReducedFrom = -1, recycling, hosts } = status;
@@ -95,12 +106,13 @@ export function statusEntry(providerId: string, status: StatusResult, host: Host
     ...(host.usageGate ? { usageGate: host.usageGate } : {}),
     shared: true,
     hosts,
-    ...(status.probing && queued > 0 && status.windowLabel !== undefined ? { waitReason: windowSay.probingReason(status.windowLabel) } : {}),
+    ...waitOf(status, now),
     ...(status.rejoinHoldUntil === undefined ? {} : { rejoinHoldUntil: status.rejoinHoldUntil, waitReason: rejoinReason(providerId, status.rejoinHoldUntil, now) }),
     ...(status.windowLabel === undefined
       ? {}
       : { window: { label: status.windowLabel, probing: status.probing, ...(status.windowUntil === undefined ? {} : { until: status.windowUntil }) } }),
     sightings: sightingsOf(status.sightings),
+    ...(status.resuming > 0 ? { resumingQueued: status.resuming } : {}),
   };
 }
 
@@ -118,7 +130,7 @@ export interface HostAdds {
  * reason is worded again on the host's clock: the one Redis's status gave read Redis's.
  */
 export function shownEntry(last: SharedStatusEntry, adds: HostAdds): ConcurrencyStatusEntry {
-  const { window, sightings: _sightings, rejoinHoldUntil, ...entry } = last;
+  const { window, sightings: _sightings, rejoinHoldUntil, resumingQueued, ...entry } = last;
   const { now } = adds;
   entry.queued += adds.held;
   if (window?.until !== undefined && entry.pausedUntil === window.until) entry.pauseReason = windowSay.usedUpReason(window.label, window.until, now);
@@ -126,7 +138,11 @@ export function shownEntry(last: SharedStatusEntry, adds: HostAdds): Concurrency
   if (entry.pauseKind === "window" && (window?.until === undefined || now >= window.until)) delete entry.pauseKind;
   const rejoining = rejoinHoldUntil !== undefined && now < rejoinHoldUntil ? rejoinReason(entry.providerId, rejoinHoldUntil, now) : undefined;
   const probing = window?.probing && entry.queued > 0 ? windowSay.probingReason(window.label) : undefined;
-  const reason = adds.unreachable ? redisUnreachableReason(entry.providerId) : (rejoining ?? probing ?? adds.holdReason);
+  const resuming =
+    resumingQueued !== undefined && window?.until !== undefined && !window.probing && now < window.until
+      ? windowSay.resumeReason(window.label, window.until, now)
+      : undefined;
+  const reason = adds.unreachable ? redisUnreachableReason(entry.providerId) : (rejoining ?? probing ?? resuming ?? adds.holdReason);
   if (reason !== undefined) entry.waitReason = reason;
   return entry;
 }

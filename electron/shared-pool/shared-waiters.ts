@@ -59,7 +59,7 @@ export class SharedWaiters {
       const deadline = timeoutMs === undefined ? -1 : now + Math.max(0, timeoutMs);
       const zero = timeoutMs !== undefined && timeoutMs <= 0 ? 1 : 0;
       const ttl = options.ttlMs ?? -1;
-      const asked: Asked = { deadline, zero, ttl, agentId: options.agentId ?? "" };
+      const asked: Asked = { deadline, zero, ttl, agentId: options.agentId ?? "", resume: options.resume === true ? 1 : 0 };
       const entry: Waiting = { resolve, agentId: options.agentId, deadline: undefined, signal, onAbort, asked, ttl };
       this.waiting.set(waiterId, entry);
       // Armed now, on the caller's clock, so its deadline is judged in order with every other event.

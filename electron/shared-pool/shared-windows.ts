@@ -50,6 +50,7 @@ export class SharedWindows implements PoolWindows {
   /** The names Redis held at the last read: with this host's own, what `seen` and `shared` remember. */
   private inRedis: string[] = [];
   private holdNewAtPercent: number | undefined;
+  private overageMode: "allow" | "stop" = "allow";
 
   constructor(private readonly deps: SharedWindowsDeps) {
     this.windows = new PlanWindows(deps.clock, deps.providerId, () => deps.changed());
@@ -58,7 +59,8 @@ export class SharedWindows implements PoolWindows {
   note(reading: WindowReading): void {
     const now = this.deps.clock.now();
     this.take(reading.windows);
-    const { usedUp } = reading;
+    // SPEC §8: with `overage: "stop"` (this host's own setting) paid extra usage is a used-up window.
+    const usedUp = this.overageMode === "stop" && reading.overage ? reading.overage : reading.usedUp;
     if (usedUp) {
       const label = this.windows.label(usedUp.name);
       const { resetsAt } = usedUp;
@@ -103,6 +105,10 @@ export class SharedWindows implements PoolWindows {
       retryAfterS: Math.max(1, Math.ceil((paused.until - now) / 1000)),
       message: say.proxyRefusal(this.deps.providerId, paused.label, paused.until, now),
     };
+  }
+
+  setOverage(mode: "allow" | "stop" | undefined): void {
+    this.overageMode = mode ?? "allow";
   }
 
   setHoldNewAtPercent(percent: number | undefined): void {

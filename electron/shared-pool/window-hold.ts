@@ -76,7 +76,9 @@ export class WindowHold {
     for (const entry of [...this.held]) entry.done("removed");
   }
 
-  private holdable({ proxied, agentId }: AcquireOptions): boolean {
+  private holdable({ proxied, agentId, resume }: AcquireOptions): boolean {
+    // A resuming run already had its turn (SPEC §8): the hold never holds it back.
+    if (resume === true) return false;
     if (proxied !== true || agentId === undefined) return true;
     const at = this.recent.get(agentId);
     return at === undefined || this.clock.now() - at > RECENT_AGENT_MS;

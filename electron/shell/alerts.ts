@@ -48,6 +48,7 @@ function routeAlerts(before: RoutesView, after: RoutesView): Alert[] {
 const WINDOW_TITLES: Partial<Record<HistoryEvent["kind"], string>> = {
   window_exhausted: "plan window used up",
   window_reset: "plan window reset",
+  overage_started: "paying for extra usage", // SPEC §8
   budget_reached: "daily budget reached", // SPEC §9: it pauses like a used-up window
 };
 

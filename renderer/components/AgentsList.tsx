@@ -13,7 +13,11 @@ const LABEL_CHARS = 28;
 const TOKENS = new Intl.NumberFormat([], { notation: "compact", maximumFractionDigits: 1 });
 
 function stateText(agent: AgentEntry): string {
-  if (agent.state === "waiting") return agent.position === undefined ? "waiting" : `waiting #${agent.position}`;
+  if (agent.state === "waiting") {
+    const waiting = agent.position === undefined ? "waiting" : `waiting #${agent.position}`;
+    // SPEC §8: a `headroom run --resume` goes on by itself after the window's reset.
+    return agent.resuming ? `${waiting} · resuming` : waiting;
+  }
   return agent.state;
 }
 

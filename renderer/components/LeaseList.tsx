@@ -88,6 +88,12 @@ function Waiter({ waiter, picked, compact }: { waiter: WaitingView; picked: bool
     <li className={picked ? "picked" : undefined}>
       {compact && <span className="position">#{waiter.position}</span>}
       <Who name={waiter.agentId ?? "unnamed agent"} since={waiter.since} compact={compact} />
+      {/* SPEC §8: a `headroom run --resume` that goes on by itself after the window's reset. */}
+      {waiter.resuming && (
+        <span className="badge resuming" title={waiter.waitReason}>
+          resuming
+        </span>
+      )}
       <OnHost host={waiter.host} />
     </li>
   );

@@ -102,6 +102,15 @@ function Item({ item }: { item: NeedItem }) {
         </>
       );
     }
+    case "overage":
+      return (
+        <>
+          <p className="need-detail">Since {formatTimeOfDay(item.since)}: the plan&apos;s window is used up</p>
+          <div className="need-actions" onClickCapture={keepFocusIn}>
+            <ActionButton text="Stop at the plan's limit" onClick={() => intents.configure(item.providerId, { overage: "stop" })} />
+          </div>
+        </>
+      );
     case "notice":
       return null;
   }

@@ -67,6 +67,7 @@ export type NeedItem =
   | { kind: "reduced"; key: string; name: string; providerId: string; from: number; limit: number; notice: string | undefined }
   | { kind: "paused"; key: string; name: string; providerId: string; until: number; reason: string | undefined; window?: PlanWindow }
   | { kind: "upstream"; key: string; name: string; providerId: string; count: number; lastError: string; lastAt: number }
+  | { kind: "overage"; key: string; name: string; providerId: string; since: number }
   | { kind: "route"; key: string; name: string; route: RouteEntry }
   | { kind: "notice"; key: string; name: string; text: string };
 
@@ -89,6 +90,8 @@ function providerNeeds(entry: ConcurrencyStatusEntry): NeedItem[] {
       notice: entry.notice,
     });
   }
+  // SPEC §8: the plan's window is used up and requests are paid from extra usage.
+  if (entry.overage) items.push({ kind: "overage", key: `overage:${id}`, name: `${id}: paying for extra usage`, providerId: id, since: entry.overage.since });
   const failures = entry.upstreamFailures;
   if (failures) {
     const requests = `${failures.count} request${failures.count === 1 ? "" : "s"}`;

@@ -33,9 +33,11 @@ test("the demo shows, within 20 s, a queue, a 429 pause, an auto-reduction and a
     // The fake provider's rate-limit headers reach the status (and so the card).
     const entry = (await client.status()).providers.find((p) => p.providerId === DEMO_PROVIDER)!;
     expect(entry.upstreamLimits?.requests).toMatchObject({ limit: 10_000, remaining: expect.any(Number) });
-    // The agents list is alive: eight agents with their own names and projects, tokens counted.
+    // The agents list is alive: eight agents with their own names and projects, tokens counted,
+    // and the headless one under `headroom run --resume` (SPEC §8).
     const { agents } = await client.agents();
-    expect(new Set(agents.map((agent) => agent.label)).size).toBe(8);
+    expect(new Set(agents.map((agent) => agent.label)).size).toBeGreaterThanOrEqual(9);
+    expect(agents.some((agent) => agent.label.startsWith("nightly"))).toBe(true);
     expect(agents.map((agent) => agent.label)).toEqual(expect.arrayContaining(["claude · ~/src/api", "codex · ~/src/web"]));
     expect(agents.some((agent) => agent.tokens.output > 0)).toBe(true);
     // Its models are real names the price library knows, on a plan: costs show, API-equivalent.

@@ -17,6 +17,8 @@ const epochS = (ms: number) => String(Math.ceil(ms / 1000));
 
 test("a drained 5-hour window: the 429 passes on, the next request is refused at once, the first after the reset probes", async () => {
   h = await startProxyHarness({ limit: 3 });
+  // Off: every request is refused however near the reset (the near wait has its own test below).
+  await h.client.setProvider("anthropic", { waitForResetMs: 0 });
   const resetAt = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
   h.fake.script({
     status: 429,
@@ -39,7 +41,10 @@ test("a drained 5-hour window: the 429 passes on, the next request is refused at
   expect(refused.headers.get("x-headroom-error")).toBe("usage_limit_reached");
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   expect(refused.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
-  expect(JSON.stringify(refused.json())).toContain("5-hour window is used up");
+  // Honest (SPEC §8): refused, not held, and how a headless agent waits for the reset.
+  expect((refused.json() as { error: { message: string } }).error.message).toMatch(
+    /^Headroom: anthropic's 5-hour window is used up; it resets at \d\d:\d\d\. New requests are refused until then; a headless agent can wait for it with headroom run --resume\.$/,
+  );
   expect(h.fake.stats.generations).toBe(generations); // nothing reached the provider
 
   // An API waiter keeps waiting through the pause: at the reset it is the one admission that goes first.
@@ -51,7 +56,8 @@ test("a drained 5-hour window: the 429 passes on, the next request is refused at
   expect((await behind).status).toBe(200);
   const { events } = await h.client.history();
   expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(["window_exhausted", "window_reset"]));
-  expect(events.find((e) => e.kind === "window_reset")?.message).toBe("anthropic's 5-hour window reset; agents are admitted again");
+  // Who stopped on it (SPEC §8): the agent whose requests the window refused, by its label.
+  expect(events.find((e) => e.kind === "window_reset")?.message).toMatch(/^anthropic's 5-hour window reset; agents are admitted again\. Stopped on it: \S.*$/);
   expect(events.some((e) => e.kind === "reduced")).toBe(false);
 });
 
@@ -116,6 +122,7 @@ test("header values of any shape never cause a 5xx and never count", async () =>
 
 test("the demo's fake plan window fills, is used up, pauses the provider until it resets, then admits again", async () => {
   h = await startProxyHarness({ limit: 2, fake: { planWindow: { fillMs: 300, resetMs: 1_200 }, events: 1, eventDelayMs: 0 } });
+  await h.client.setProvider("anthropic", { waitForResetMs: 0 }); // refused at once, not waited through
   expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
   const before = (await h.client.status()).providers[0]!;
   expect(before.windows?.[0]).toMatchObject({ name: "5h", binding: true });
@@ -130,3 +137,31 @@ test("the demo's fake plan window fills, is used up, pauses the provider until i
   expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
   expect((await h.client.history()).events.some((e) => e.kind === "window_reset")).toBe(true);
 });
+
+test("waitForResetMs: a request that meets a used-up window whose reset is near waits for it and is answered by the provider", async () => {
+  h = await startProxyHarness({ limit: 2 });
+  const resetAt = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
+  const resetS = String(resetAt / 1000);
+  h.fake.script({
+    status: 429,
+    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": resetS, "anthropic-ratelimit-unified-reset": resetS },
+    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
+  });
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(429);
+  expect((await h.client.status()).providers[0]).toMatchObject({ paused: true, pausedUntil: resetAt, pauseKind: "window" });
+  // Within the default 2 minutes: it waits in the queue and goes as the probe at the reset.
+  const waited = await post(`${h.base}/v1/messages`, message);
+  expect(waited.status).toBe(200);
+  expect(Date.now()).toBeGreaterThanOrEqual(resetAt);
+  // A reset further away than waitForResetMs is refused at once, as before.
+  await h.client.setProvider("anthropic", { waitForResetMs: 1_000 });
+  const farS = String(Math.ceil((Date.now() + 30_000) / 1000));
+  h.fake.script({
+    status: 429,
+    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": farS, "anthropic-ratelimit-unified-reset": farS },
+  });
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(429);
+  const generations = h.fake.stats.generations;
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(429);
+  expect(h.fake.stats.generations).toBe(generations);
+}, 60_000);

@@ -74,7 +74,7 @@ describe("adopting leases Redis does not know of", () => {
     // A previous run of host a queued two waiters behind b's lease, then died.
     for (const waiterId of ["a.1", "a.2"]) {
       const caller = { prefix: `${keyPrefix}:anthropic`, host: "a", now: clock.now(), epoch: b.pool.epoch };
-      await redis.link.run(scriptArgs("acquire", caller, { waiterId, deadline: -1, zero: 0, ttl: -1, agentId: "alpha" }));
+      await redis.link.run(scriptArgs("acquire", caller, { waiterId, deadline: -1, zero: 0, ttl: -1, agentId: "alpha", resume: 0 }));
     }
     await b.pool.release(lease, "success"); // admits a.1 into a's inbox, which nobody reads
     expect(await b.pool.leaseList()).toMatchObject({ held: [{ leaseId: "a.1", host: "a" }], waiting: [{ waiterId: "a.2" }] });

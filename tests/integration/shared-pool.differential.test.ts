@@ -2,7 +2,7 @@
 // real redis-server) are driven with the same random sequences of acquire, release with each
 // outcome, a 429 on a lease that stays held, the early pause of upstream headers, timeout,
 // abort, undelivered admission, a used-up plan window and the probe at its reset (SPEC §8),
-// limit and cooldown change, resume and time steps, on one fake clock. After every step both must have answered the same acquires the
+// limit and cooldown change, resume and time steps, resuming waiters (`run --resume`), on one fake clock. After every step both must have answered the same acquires the
 // same way at the same instants, admitted in the same order, and show the same status and
 // history (pauses, reductions, notices), and list the same leases and waiters.
 //
@@ -48,7 +48,7 @@ const RUNS = Number(process.env.SHARED_DIFF_RUNS ?? 500);
 const SEED = process.env.SHARED_DIFF_SEED === undefined ? undefined : Number(process.env.SHARED_DIFF_SEED);
 
 type Command =
-  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean; ttlMs: number | undefined }
+  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean; ttlMs: number | undefined; resume: boolean }
   | { t: "heartbeat"; pick: number }
   | { t: "abort"; pick: number }
   | { t: "release"; pick: number; outcome: LeaseOutcome; retryAfterMs: number | undefined }
@@ -76,6 +76,8 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
       abortable: fc.boolean(),
       // TTLs end in 3, so an expiry never ties with a deadline (5) or a step (0).
       ttlMs: fc.option(tens(6_000).map((ms) => ms + 3), { nil: undefined, freq: 2 }),
+      // SPEC §8: a `headroom run --resume` waiting out a window goes before every other waiter.
+      resume: fc.constantFrom(false, false, false, true),
     }),
   },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("heartbeat" as const), pick }) },
@@ -189,7 +191,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
   const heldNow = new Set<Asked>();
   const ended: Asked[] = [];
 
-  const acquire = (timeoutMs: number | undefined, abortable: boolean, ttlMs: number | undefined) => {
+  const acquire = (timeoutMs: number | undefined, abortable: boolean, ttlMs: number | undefined, resume: boolean) => {
     const controllers: Asked["controllers"] = abortable ? [new AbortController(), new AbortController()] : undefined;
     const entry: Asked = { local: undefined, shared: undefined, controllers };
     const index = asked.push(entry) - 1;
@@ -197,6 +199,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(signal ? { signal } : {}),
       ...(ttlMs === undefined ? {} : { ttlMs }),
+      ...(resume ? { resume } : {}),
     });
     void local.acquire(options(controllers?.[0].signal)).then((result) => {
       entry.local = result;
@@ -228,7 +231,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
     expect(order.shared, step).toEqual(order.local);
     // upstreamLimits stays on each host (SPEC §7).
     const { waitP50Ms: _l50, waitP95Ms: _l95, upstreamLimits: _up, ...localStatus } = local.status();
-    const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, window: _w, sightings: _s, ...sharedStatus } = await shared.status();
+    const { shared: flag, hosts, waitP50Ms: _s50, waitP95Ms: _s95, window: _w, sightings: _s, resumingQueued: _r, ...sharedStatus } = await shared.status();
     expect([flag, hosts]).toEqual([true, 1]);
     expect(sharedStatus, step).toEqual(localStatus);
     expect(tiesSorted(sharedEvents.map(named)), step).toEqual(tiesSorted(localEvents.map(named)));
@@ -236,7 +239,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
     const localList = local.leases();
     const sharedList = await shared.leaseList();
     const times = (held: HeldLease[]) => held.map(({ admittedAt, expiresAt }) => `${admittedAt}/${expiresAt}`).sort();
-    const places = (waiting: WaitingView[]) => waiting.map(({ position, since }) => `${position}@${since}`);
+    const places = (waiting: WaitingView[]) => waiting.map(({ position, since, resuming }) => `${position}@${since}${resuming ? " resuming" : ""}`);
     expect(times(sharedList.held), step).toEqual(times(localList.held));
     expect(places(sharedList.waiting), step).toEqual(places(localList.waiting));
   };
@@ -252,7 +255,7 @@ async function run(config: PoolConfig, gate: Gate, commands: Command[]): Promise
   for (const [step, command] of commands.entries()) {
     switch (command.t) {
       case "acquire":
-        acquire(command.timeoutMs, command.abortable, command.ttlMs);
+        acquire(command.timeoutMs, command.abortable, command.ttlMs, command.resume);
         break;
       case "heartbeat": {
         const target = held()[command.pick % Math.max(1, held().length)];

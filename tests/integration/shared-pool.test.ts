@@ -108,7 +108,7 @@ describe("shared pool on a real redis-server", () => {
     const { pool } = await sharedPool(redis.link, clock, { limit: 1 }, { keyPrefix });
     const held = await admit(pool);
     const caller = () => ({ prefix: `${keyPrefix}:anthropic`, host: "host-a", now: clock.now(), epoch: pool.epoch });
-    const asked = { deadline: -1, zero: 0, ttl: -1, agentId: "" };
+    const asked = { deadline: -1, zero: 0, ttl: -1, agentId: "", resume: 0 };
     const resend = () => redis.link.run(scriptArgs("acquire", caller(), { waiterId: held, ...asked }));
     const { inbox } = await resend();
     expect(inbox).toEqual([`a|${held}|${clock.now()}|${clock.now()}|-1`]); // told again, not admitted again

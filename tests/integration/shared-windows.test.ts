@@ -34,6 +34,7 @@ test("a window used up on one host pauses the other: its proxy refuses at once, 
   const devbox = await sharedHost("devbox", prefix);
   const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
   await until(() => entry(devbox), (e) => e.hosts === 2, "both hosts on the provider");
+  await devbox.client.setProvider("anthropic", { waitForResetMs: 0 }); // each host's own setting: devbox refuses at once
 
   const resetAt = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
   laptop.fake.script({

@@ -84,3 +84,8 @@ test("Needs you names each item `<id>: <what>`: a reduction, a pause, a missing 
     "Headroom: settings.json was corrupt and was moved aside",
   ]);
 });
+
+test("paying for extra usage (SPEC §8) is a Needs you item of its own", () => {
+  const state = stateWith([statusEntry("anthropic", { overage: { since: 1_000 } }), statusEntry("calm")]);
+  expect(needsOf(state)).toEqual([{ kind: "overage", key: "overage:anthropic", name: "anthropic: paying for extra usage", providerId: "anthropic", since: 1_000 }]);
+});

@@ -2,7 +2,8 @@
 // do, with time moved by hand: held + recycling <= limit at every admission, no waiter
 // admitted twice or lost, a lease released at most once, counters never negative, FIFO
 // among waiters that do not give up (and, with a plan-window hold, among held waiters and among
-// waiters it lets through: SPEC §8), and a queue that never sits stuck beside a free slot.
+// waiters it lets through: SPEC §8), resuming waiters (`run --resume`) before every other waiter
+// and FIFO among themselves, and a queue that never sits stuck beside a free slot.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { PROPERTY_TIMEOUT_MS, propertyRuns } from "../support/property-runs";
@@ -15,7 +16,7 @@ import { flush } from "../support/pool-harness";
 type GateAnswer = number | "fail" | "hang";
 
 type Command =
-  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean; agent: "busy" | "new" | undefined }
+  | { t: "acquire"; timeoutMs: number | undefined; abortable: boolean; agent: "busy" | "new" | undefined; resume: boolean }
   | { t: "window"; usedPercent: number; resetInMs: number }
   | { t: "hold"; percent: number | undefined }
   | { t: "abort"; pick: number }
@@ -38,6 +39,7 @@ const commandArb = (withGate: boolean): fc.Arbitrary<Command> =>
         timeoutMs: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 })), { nil: undefined }),
         abortable: fc.boolean(),
         agent: fc.constantFrom("busy" as const, "new" as const, undefined),
+        resume: fc.constantFrom(false, false, false, true),
       }),
     },
     {
@@ -94,6 +96,10 @@ interface Acquire {
   timeoutMs: number | undefined;
   /** A proxy request of an agent at work: a window hold lets it through. */
   exempt: boolean;
+  /** A `headroom run --resume` waiting out a window: it goes before every other waiter. */
+  resuming: boolean;
+  /** Leases issued before it asked: every admission numbered after this came after its call. */
+  issuedAtCall: number;
 }
 
 async function run(initial: PoolConfig, commands: Command[], withGate: boolean): Promise<void> {
@@ -132,7 +138,7 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
   const held = new Map<string, Acquire>();
   const ended = new Set<string>();
 
-  const acquire = (timeoutMs: number | undefined, abortable: boolean, agent: string | undefined) => {
+  const acquire = (timeoutMs: number | undefined, abortable: boolean, agent: string | undefined, resume: boolean) => {
     const controller = abortable ? new AbortController() : undefined;
     const entry: Acquire = {
       index: acquires.length,
@@ -142,14 +148,18 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
       abortedWhileWaiting: false,
       calledAt: clock.now(),
       timeoutMs,
-      exempt: agent === "busy",
+      exempt: agent === "busy" && !resume,
+      resuming: resume,
+      issuedAtCall: issued,
     };
     acquires.push(entry);
     void pool
       .acquire({
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(controller ? { signal: controller.signal } : {}),
-        ...(agent === undefined ? {} : { agentId: agent, proxied: true }),
+        // Proxy requests wait through a reset up to 2 s away (SPEC §8 `waitForResetMs`).
+        ...(agent === undefined ? {} : resume ? { agentId: agent } : { agentId: agent, proxied: true, nearResetMs: 2_000 }),
+        ...(resume ? { resume: true } : {}),
       })
       .then((result) => {
         entry.answers++;
@@ -182,7 +192,7 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
   for (const command of commands) {
     switch (command.t) {
       case "acquire":
-        acquire(command.timeoutMs, command.abortable, command.agent);
+        acquire(command.timeoutMs, command.abortable, command.agent, command.resume);
         break;
       case "window": {
         const resetsAt = clock.now() + command.resetInMs;
@@ -262,11 +272,21 @@ async function run(initial: PoolConfig, commands: Command[], withGate: boolean):
   }
   // FIFO: lease ids are issued in admission order, so admitted acquires keep call order, among
   // the waiters a hold may hold and among those it lets through (which may pass held ones).
-  for (const exempt of [false, true]) {
-    const admittedOrder = acquires.flatMap((a) =>
-      a.result?.ok && a.exempt === exempt ? [Number(a.result.lease.leaseId.slice(1))] : [],
-    );
+  const leaseNo = (a: Acquire) => (a.result?.ok ? Number(a.result.lease.leaseId.slice(1)) : undefined);
+  for (const kind of ["held", "exempt", "resuming"] as const) {
+    const admittedOrder = acquires.flatMap((a) => {
+      const n = leaseNo(a);
+      const its = a.resuming ? "resuming" : a.exempt ? "exempt" : "held";
+      return n !== undefined && its === kind ? [n] : [];
+    });
     expect(admittedOrder).toEqual([...admittedOrder].sort((x, y) => x - y));
+  }
+  // Resuming first: no other waiter was admitted while a resuming one that was eventually admitted waited.
+  const resumed = acquires.filter((a) => a.resuming && leaseNo(a) !== undefined);
+  for (const other of acquires) {
+    const n = leaseNo(other);
+    if (other.resuming || n === undefined) continue;
+    for (const r of resumed) if (r.issuedAtCall < n) expect(leaseNo(r)).toBeLessThan(n);
   }
 }
 

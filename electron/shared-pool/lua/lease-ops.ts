@@ -5,8 +5,12 @@
 /** How long a release's answer is kept for a resend of the same request (SPEC §7: nothing acknowledged twice). */
 const RELEASE_MEMORY_MS = 600_000;
 
+/** Taken off a resuming waiter's arrival number, so it sorts before every other (scores stay exact below 2^53). */
+const RESUMING_OFFSET = 2 ** 50;
+
 export const LEASE_OPS_LUA = String.raw`
 local RELEASE_MEMORY = ${RELEASE_MEMORY_MS}
+local RESUMING_OFFSET = ${RESUMING_OFFSET}
 
 function ops.acquire()
   local id, deadline, zero, ttl, agent = arg.waiterId, tonumber(arg.deadline), arg.zero == '1', tonumber(arg.ttl), arg.agentId or ''
@@ -25,6 +29,8 @@ function ops.acquire()
     tell(host, 't|'..id)
   else
     local seq = redis.call('HINCRBY', STATE, 'seq', 1)
+    -- Resuming waiters (SPEC §1, §8) score below every other, in their own arrival order.
+    if arg.resume == '1' then seq = seq - RESUMING_OFFSET end
     redis.call('ZADD', QUEUE, seq, id)
     redis.call('HSET', WAITERS, id, string.format('%d|%d|%d|%s', now, deadline, ttl, host))
     if agent ~= '' then redis.call('HSET', AGENTS, id, agent) end
@@ -117,12 +123,16 @@ function ops.leases()
     local expiresAt = expiring > 0 and tonumber(redis.call('ZSCORE', EXPIRIES, id)) or nil
     heldRows[#heldRows + 1] = {leaseId = id, admittedAt = tonumber(admittedAt), expiresAt = expiresAt, host = h, agentId = agents[id]}
   end
-  local ids = redis.call('ZRANGE', QUEUE, 0, -1)
-  if #ids > 0 then
+  local scored = redis.call('ZRANGE', QUEUE, 0, -1, 'WITHSCORES')
+  if #scored > 0 then
+    local ids = {}
+    for i = 1, #scored, 2 do ids[#ids + 1] = scored[i] end
     local recs = redis.call('HMGET', WAITERS, unpack(ids))
     for i, id in ipairs(ids) do
       local enq, h = string.match(recs[i], '^(%-?%d+)|%-?%d+|%-?%d+|(.*)$')
-      waitingRows[#waitingRows + 1] = {waiterId = id, enqueuedAt = tonumber(enq), host = h, agentId = agents[id]}
+      local row = {waiterId = id, enqueuedAt = tonumber(enq), host = h, agentId = agents[id]}
+      if tonumber(scored[2 * i]) < 0 then row.resuming = true end
+      waitingRows[#waitingRows + 1] = row
     end
   end
   return {held = heldRows, waiting = waitingRows}

@@ -38,6 +38,7 @@ end
 function ops.status()
   return {
     limit = limit, active = held, queued = redis.call('ZCARD', QUEUE), pausedUntil = pausedUntil(),
+    resuming = redis.call('ZCOUNT', QUEUE, '-inf', '(0'),
     pauseReason = pauseReason, cooldownMs = cooldown, autoReduced = autoReduced == 1,
     autoReducedFrom = autoReducedFrom, recycling = recycling,
     loweredAgainMs = autoReduced == 1 and tonumber(redis.call('HGET', STATE, 'loweredAgainMs')) or nil,
