@@ -30,7 +30,7 @@ test("a budget set on the provider pauses it at the limit: the status says so, t
     pausedUntil: Date.parse("2025-06-11T00:00:00Z"),
     pauseReason: "daily budget of $5.00 reached; resets at midnight UTC",
   });
-  expect(budgets.refusal("anthropic")).toEqual({ retryAfterS: 7_200, message: "anthropic's daily budget of $5.00 reached; resets at midnight UTC. New requests are refused until then." });
+  expect(budgets.refusal("anthropic")).toEqual({ kind: "budget", retryAfterS: 7_200, message: "anthropic's daily budget of $5.00 reached; resets at midnight UTC. New requests are refused until then." });
   options.dailyBudgetUsd = 10; // raised above today's cost: lifted at once
   expect(budgets.refusal("anthropic")).toBeUndefined();
   options.dailyBudgetUsd = 5;
