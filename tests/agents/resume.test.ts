@@ -83,8 +83,8 @@ test("claude -p stopped by a used-up 5-hour window resumes its own session (--re
     const bodies = h.fake.stats.bodies.filter((b) => turns(b).some((t) => t.includes(prompt)));
     const resumed = bodies.at(-1)!;
     expect(h.fake.stats.generations).toBeGreaterThan(beforeReset);
-    // Claude Code 2.1.332 keeps no turn whose request was refused: `--resume <uuid>` finds the
-    // session (an unknown id exits 1), and the prompt, given again by the resume form, is
+    // Claude Code 2.1.332 keeps no turn whose request was refused: after `--resume <uuid>` the
+    // prompt, given again by the resume form, is
     // asked once — nothing is lost, nothing is asked twice.
     expect(turns(resumed).filter((t) => t.includes(prompt)), bodies.length === 0 ? "no request carried the prompt" : "").toHaveLength(1);
     console.log(`claude: ${beforeReset} request(s) before the waiter (retries of the 429: ${beforeReset - 1}); resumed with ${turns(resumed).length} turns`);
