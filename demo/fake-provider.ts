@@ -69,6 +69,8 @@ interface FakeProviderStats {
   paths: string[];
   /** WebSocket connections open now (Responses over WebSocket, as Codex uses it). */
   openWebSockets: number;
+  /** Every generation request's JSON body, oldest first (what a resumed agent sent again). */
+  bodies: Record<string, unknown>[];
 }
 
 export interface FakeProvider {
@@ -104,7 +106,7 @@ function endpointOf(path: string): Endpoint | undefined {
 }
 
 function freshStats(): FakeProviderStats {
-  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [], openWebSockets: 0 };
+  return { requests: 0, generations: 0, inFlight: 0, maxConcurrent: 0, rateLimited: 0, paths: [], openWebSockets: 0, bodies: [] };
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -185,6 +187,7 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     // Read at close time: resetStats() may have swapped the object since.
     res.once("close", () => fake.stats.inFlight--);
     const body = await readJson(req);
+    fake.stats.bodies.push(body);
     const model = dialect === "google" ? geminiModelOf(req.url ?? "") : typeof body.model === "string" ? body.model : "fake-model";
     if (options.firstByteDelayMs > 0) await sleep(options.firstByteDelayMs);
     if (res.destroyed) return;
