@@ -10,6 +10,8 @@ import { geminiModelOf } from "./fake-gemini";
 import { responsesMessages } from "./fake-openai-responses";
 import { completeBody, dialectOf, errorBody, sendJson, streamBytes, streamEvents, type Dialect, type Endpoint } from "./fake-responses";
 
+const BODIES_KEPT = 200;
+
 export interface FakeProviderOptions {
   /** Generation requests served at once; one more is answered 429. Default: no cap. */
   cap: number;
@@ -69,7 +71,7 @@ interface FakeProviderStats {
   paths: string[];
   /** WebSocket connections open now (Responses over WebSocket, as Codex uses it). */
   openWebSockets: number;
-  /** Every generation request's JSON body, oldest first (what a resumed agent sent again). */
+  /** The last BODIES_KEPT generation request bodies, oldest first (what a resumed agent sent again). */
   bodies: Record<string, unknown>[];
 }
 
@@ -188,6 +190,8 @@ export async function startFakeProvider(initial: Partial<FakeProviderOptions> = 
     res.once("close", () => fake.stats.inFlight--);
     const body = await readJson(req);
     fake.stats.bodies.push(body);
+    // The demo runs for hours: keep what a test reads, not every body since the start.
+    if (fake.stats.bodies.length > BODIES_KEPT) fake.stats.bodies.shift();
     const model = dialect === "google" ? geminiModelOf(req.url ?? "") : typeof body.model === "string" ? body.model : "fake-model";
     if (options.firstByteDelayMs > 0) await sleep(options.firstByteDelayMs);
     if (res.destroyed) return;
