@@ -3,55 +3,22 @@
 // connections a second through the proxy, each a lookup; meanwhile /health is probed. The
 // same run without the open files is the baseline. Host, fake provider and client each run
 // in their own process; the host's CPU is read from /proc.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { startFdHeavyClient } from "../tests/support/fd-heavy-client";
 import type { BenchRow, BenchSection } from "./bench-types";
 import { cpuMs, pause } from "./proc-stats";
 import { formatMs, median, percentile } from "./stats";
+import { startBenchServer, stopBenchServer } from "./proxy-bench-process";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const MODEL_MS = 10;
 const FILES = 19_000;
 const PER_SECOND = 50;
 const SECONDS = 12;
 const HEALTH_EVERY_MS = 50;
 const BUDGET_MS = 50;
-
-interface Server {
-  child: ChildProcess;
-  lines: string[];
-}
-
-async function startServer(args: string[], lines: number): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(here, "proxy-bench-servers.ts"), ...args], {
-    cwd: join(here, ".."),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const printed = await new Promise<string[]>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      out += String(chunk);
-      const all = out.split("\n");
-      if (all.length > lines) resolve(all.slice(0, lines).map((line) => line.trim()));
-    });
-    child.once("exit", (code) => reject(new Error(`bench server ${args[0]} exited with ${code}`)));
-  });
-  return { child, lines: printed };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 interface Phase {
   proxied: number[];
@@ -97,9 +64,9 @@ const summary = (samples: number[]) => `p50 ${formatMs(median(samples))} · p99 
 export default async function lookupsBench(): Promise<BenchSection[]> {
   const servers: ChildProcess[] = [];
   try {
-    const fake = await startServer(["fake", String(MODEL_MS)], 1);
+    const fake = await startBenchServer(["fake", String(MODEL_MS)], 1);
     servers.push(fake.child);
-    const served = await startServer(["host", fake.lines[0]!], 2);
+    const served = await startBenchServer(["host", fake.lines[0]!], 2);
     servers.push(served.child);
     const [api, token] = served.lines[1]!.split(" ");
     const host = { proxy: served.lines[0]!, api: api!, token: token!, pid: served.child.pid! };
@@ -135,6 +102,6 @@ export default async function lookupsBench(): Promise<BenchSection[]> {
       },
     ];
   } finally {
-    for (const child of servers.reverse()) await stopServer(child);
+    for (const child of servers.reverse()) await stopBenchServer(child);
   }
 }

@@ -1,14 +1,11 @@
 // What the gating proxy costs an agent (issue 4, "Measure"): added latency per request at
 // 1, 32 and 256 concurrent requests, and the throughput of a 10 MB streamed answer, each
 // against going straight to the fake provider. Loopback only; every process is stopped.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BenchRow, BenchSection } from "./bench-types";
+import { startBenchServer, stopBenchServer } from "./proxy-bench-process";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const BODY = Buffer.from(JSON.stringify({ model: "bench-model", max_tokens: 16, messages: [{ role: "user", content: "hi" }] }));
 // Each answer takes MODEL_MS upstream, so N concurrent requests are N agents waiting on a
 // model, as in use, instead of a zero-latency flood that only measures who saturates the CPU
@@ -22,32 +19,6 @@ const LEVELS = [
 const ROUNDS = 3;
 const STREAM_BYTES = 10 * 1024 * 1024;
 const STREAM_RUNS = 7;
-
-async function startServer(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(here, "proxy-bench-servers.ts"), ...args], {
-    cwd: join(here, ".."),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      out += String(chunk);
-      const line = out.split("\n");
-      if (line.length > 1) resolve(line[0]!.trim());
-    });
-    child.once("exit", (code) => reject(new Error(`bench server ${args[0]} exited with ${code}`)));
-  });
-  return { child, url };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** One POST; resolves with the milliseconds to the last byte. */
 function timed(url: string, agent: Agent, body: Buffer): Promise<{ ms: number; bytes: number; status: number }> {
@@ -119,7 +90,8 @@ interface Contender {
 export default async function proxyBench(): Promise<BenchSection[]> {
   const servers: ChildProcess[] = [];
   const start = async (args: string[]) => {
-    const server = await startServer(args);
+    const started = await startBenchServer(args, 1);
+    const server = { child: started.child, url: started.lines[0]! };
     servers.push(server.child);
     return server.url;
   };
@@ -191,6 +163,6 @@ export default async function proxyBench(): Promise<BenchSection[]> {
       },
     ];
   } finally {
-    for (const child of servers.reverse()) await stopServer(child);
+    for (const child of servers.reverse()) await stopBenchServer(child);
   }
 }

@@ -1,46 +1,17 @@
 // What queued request bodies cost the host (issue 32, item 4; SPEC §6: at most 64 MiB of
 // held bodies): 12 gated 31 MiB bodies sent at once behind a slot held by a slow answer
 // (limit 1). The host's RSS from /proc before, at its peak and after the clients have left.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BenchSection } from "./bench-types";
 import { pause, rss } from "./proc-stats";
 import { formatMb } from "./stats";
+import { startBenchServer, stopBenchServer } from "./proxy-bench-process";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const BODIES = 12;
 const BODY_MIB = 31;
 const MODEL_MS = 1_500;
 const SETTLE_MS = 10_000;
-
-async function startServer(args: string[], lines: number): Promise<{ child: ChildProcess; lines: string[] }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(here, "proxy-bench-servers.ts"), ...args], {
-    cwd: join(here, ".."),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const printed = await new Promise<string[]>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      out += String(chunk);
-      const all = out.split("\n");
-      if (all.length > lines) resolve(all.slice(0, lines).map((line) => line.trim()));
-    });
-    child.once("exit", (code) => reject(new Error(`bench server ${args[0]} exited with ${code}`)));
-  });
-  return { child, lines: printed };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 function post(url: string, body: Buffer): Promise<number> {
   return new Promise((resolve) => {
@@ -56,9 +27,9 @@ function post(url: string, body: Buffer): Promise<number> {
 export default async function queuedBodiesBench(): Promise<BenchSection[]> {
   const servers: ChildProcess[] = [];
   try {
-    const fake = await startServer(["fake", String(MODEL_MS)], 1);
+    const fake = await startBenchServer(["fake", String(MODEL_MS)], 1);
     servers.push(fake.child);
-    const served = await startServer(["host", fake.lines[0]!], 2);
+    const served = await startBenchServer(["host", fake.lines[0]!], 2);
     servers.push(served.child);
     const [api, token] = served.lines[1]!.split(" ");
     const limit = await fetch(`${api}/concurrency/limits/bench`, {
@@ -111,6 +82,6 @@ export default async function queuedBodiesBench(): Promise<BenchSection[]> {
       },
     ];
   } finally {
-    for (const child of servers.reverse()) await stopServer(child);
+    for (const child of servers.reverse()) await stopBenchServer(child);
   }
 }
