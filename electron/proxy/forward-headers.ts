@@ -27,14 +27,17 @@ export const LEASE_HEADER = "x-headroom-lease";
 // header object is built per request (Node's request and writeHead take this flat form).
 // Each name is lower-cased once; the headers a Connection header names (usually none) are
 // dropped in a second pass only when there is one.
-function endToEnd(raw: string[], also: Set<string>): string[] {
+// `drops` holds the hop-by-hop names too: one lookup per header.
+function endToEnd(raw: string[], drops: Set<string>): string[] {
   const out: string[] = [];
   let connection: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
+    if (!drops.has(name)) {
+      out.push(raw[i]!, raw[i + 1]!);
+      continue;
+    }
     if (name === "connection") (connection ??= []).push(raw[i + 1]!);
-    if (HOP_BY_HOP.has(name) || also.has(name)) continue;
-    out.push(raw[i]!, raw[i + 1]!);
   }
   if (!connection) return out;
   const named = new Set(connection.flatMap((value) => value.split(",").map((token) => token.trim().toLowerCase())));
@@ -44,10 +47,9 @@ function endToEnd(raw: string[], also: Set<string>): string[] {
 }
 
 // host is rewritten to the upstream's; expect was answered by us already; agent, hop and lease headers are ours.
-const REQUEST_DROPS = new Set(["host", "expect", AGENT_HEADER, HOP_HEADER, LEASE_HEADER]);
+const REQUEST_DROPS = new Set([...HOP_BY_HOP, "host", "expect", AGENT_HEADER, HOP_HEADER, LEASE_HEADER]);
 // When the proxy read the body itself, it states the length it sends.
 const READ_BODY_DROPS = new Set([...REQUEST_DROPS, "content-length"]);
-const NO_DROPS = new Set<string>();
 
 /** The hop ids a request carries, in order. */
 export function hopsOf(req: IncomingMessage): string[] {
@@ -67,7 +69,7 @@ export function requestHeaders(req: IncomingMessage, upstream: URL, hopId: strin
 }
 
 export function responseHeaders(res: IncomingMessage): string[] {
-  return endToEnd(res.rawHeaders, NO_DROPS);
+  return endToEnd(res.rawHeaders, HOP_BY_HOP);
 }
 
 /** The agent name from our own header, tamed (SPEC §6: no C0, DEL or C1 character, at most 128). */

@@ -106,6 +106,14 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   outbound.on("response", (incoming) => {
     answer = incoming;
     idle.refresh();
+    res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, responseHeaders(incoming));
+    // An event stream's head goes out at once, so the client sees the stream open even if the
+    // first event is slow; other answers send it with their first bytes (one packet less).
+    if (String(incoming.headers["content-type"]).startsWith("text/event-stream")) res.flushHeaders();
+    // pipe() rather than pipeline(): the same backpressure without an AbortController per
+    // answer (measurable at thousands of requests a second); endings are handled here by hand.
+    // Piped before it is observed: each chunk is on its way to the client before it is read.
+    incoming.pipe(res);
     observe?.head(incoming);
     incoming.on("data", (chunk: Buffer) => {
       idle.refresh();
@@ -120,13 +128,6 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
       upstreamBroke ??= error;
       res.destroy(); // the client must not take a truncated answer for a complete one
     });
-    res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, responseHeaders(incoming));
-    // An event stream's head goes out at once, so the client sees the stream open even if the
-    // first event is slow; other answers send it with their first bytes (one packet less).
-    if (String(incoming.headers["content-type"]).startsWith("text/event-stream")) res.flushHeaders();
-    // pipe() rather than pipeline(): the same backpressure without an AbortController per
-    // answer (measurable at thousands of requests a second); endings are handled here by hand.
-    incoming.pipe(res);
   });
 
   // "close" fires once on every ending: after a full answer, when the client hangs up, or

@@ -29,6 +29,28 @@ function commonPrefix(keys: readonly string[]): string {
   return prefix;
 }
 
+interface KeyPattern {
+  lead: Buffer;
+  tails: Buffer[];
+}
+
+// A tap is made per proxied answer, from one of two or three key lists: each is compiled once.
+const patterns = new Map<string, KeyPattern>();
+
+function patternOf(keys: readonly string[]): KeyPattern {
+  const id = keys.join("\u0000");
+  const known = patterns.get(id);
+  if (known) return known;
+  const prefix = commonPrefix(keys);
+  if (prefix === "") throw new Error("KeyedObjectTap: the keys need a common first letter");
+  const pattern = {
+    lead: Buffer.from(`"${prefix}`),
+    tails: keys.map((key) => Buffer.from(`${key.slice(prefix.length)}"`)).sort((a, b) => b.length - a.length),
+  };
+  patterns.set(id, pattern);
+  return pattern;
+}
+
 export class KeyedObjectTap {
   /** `"` and the keys' common prefix: one search per chunk whatever the number of keys. */
   private readonly lead: Buffer;
@@ -43,12 +65,7 @@ export class KeyedObjectTap {
     keys: readonly string[],
     private readonly take: (objectText: string) => void,
   ) {
-    const prefix = commonPrefix(keys);
-    if (prefix === "") throw new Error("KeyedObjectTap: the keys need a common first letter");
-    this.lead = Buffer.from(`"${prefix}`);
-    this.tails = keys
-      .map((key) => Buffer.from(`${key.slice(prefix.length)}"`))
-      .sort((a, b) => b.length - a.length);
+    ({ lead: this.lead, tails: this.tails } = patternOf(keys));
   }
 
   feed(chunk: Buffer): void {

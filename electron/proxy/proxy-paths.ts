@@ -32,8 +32,27 @@ export interface ProxyTarget {
 
 export type ParsedProxyPath = ProxyTarget | { refused: string } | undefined;
 
+// Agents send the same few paths again and again: each is parsed once (the answers are never
+// changed by their readers). Bounded in count and in what a key may hold.
+const MEMO_MAX = 512;
+const MEMO_KEY_MAX = 512;
+const parsedPaths = new Map<string, ParsedProxyPath>();
+
+function remembered<K, V>(memo: Map<K, V>, key: K, value: V): V {
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
 /** undefined when the first segment is not a well-formed provider id; `refused` for a 400. */
 export function parseProxyPath(rawUrl: string): ParsedProxyPath {
+  if (rawUrl.length > MEMO_KEY_MAX) return parsePath(rawUrl);
+  const known = parsedPaths.get(rawUrl);
+  if (known !== undefined || parsedPaths.has(rawUrl)) return known;
+  return remembered(parsedPaths, rawUrl, parsePath(rawUrl));
+}
+
+function parsePath(rawUrl: string): ParsedProxyPath {
   const queryAt = rawUrl.indexOf("?");
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const query = queryAt === -1 ? "" : rawUrl.slice(queryAt);
@@ -67,6 +86,7 @@ export function isGatedUpgrade(method: string, target: ProxyTarget): boolean {
 
 // Parsed once per upstream, not per request; a handful of upstreams, so the map stays small.
 const parsedBases = new Map<string, string>();
+const upstreamUrls = new Map<string, URL>();
 
 /** The upstream URL: the provider's base (which may carry a path, e.g. /api) + rest + query. */
 export function upstreamUrl(base: string, target: ProxyTarget): URL {
@@ -77,5 +97,7 @@ export function upstreamUrl(base: string, target: ProxyTarget): URL {
     if (parsedBases.size >= 64) parsedBases.clear();
     parsedBases.set(base, prefix);
   }
-  return new URL(`${prefix}${target.rest}${target.query}`);
+  const href = `${prefix}${target.rest}${target.query}`;
+  if (href.length > MEMO_KEY_MAX) return new URL(href);
+  return upstreamUrls.get(href) ?? remembered(upstreamUrls, href, new URL(href));
 }
