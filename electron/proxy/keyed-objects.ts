@@ -75,9 +75,12 @@ export class KeyedObjectTap {
     while (at !== -1 && at < bytes.length) {
       const hit = bytes.indexOf(this.lead, at);
       if (hit === -1) {
-        // A key may start in the last bytes; fewer than lead.length of them can never match twice.
-        const keep = Math.max(at, bytes.length - (this.lead.length - 1));
-        if (keep < bytes.length) this.carry = Buffer.from(bytes.subarray(keep));
+        // A key may start in the last bytes (fewer than lead.length of them can never match
+        // twice), and only at a quote: a chunk not ending in one carries nothing over.
+        const from = Math.max(at, bytes.length - (this.lead.length - 1));
+        let quote = bytes.length - 1;
+        while (quote >= from && bytes[quote] !== QUOTE) quote--;
+        if (quote >= from) this.carry = Buffer.from(bytes.subarray(quote));
         return;
       }
       const open = this.objectStart(bytes, hit + this.lead.length);
@@ -128,9 +131,13 @@ export class KeyedObjectTap {
       } else if (byte === QUOTE) capture.inString = true;
       else if (byte === OPEN) capture.depth++;
       else if (byte === CLOSE && --capture.depth === 0) {
-        this.keep(capture, bytes, from, i + 1);
         this.capture = undefined;
-        this.take(Buffer.concat(capture.parts).toString("utf8"));
+        // Most objects lie within one chunk: decoded where they are, nothing copied.
+        if (capture.parts.length === 0) this.take(bytes.toString("utf8", from, i + 1));
+        else {
+          this.keep(capture, bytes, from, i + 1);
+          this.take(Buffer.concat(capture.parts).toString("utf8"));
+        }
         return i + 1;
       }
       if (capture.size + (i - from) > MAX_OBJECT) {
