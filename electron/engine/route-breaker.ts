@@ -35,7 +35,9 @@ interface Route {
 }
 
 // JSON of the triple, not a joined string: ids may contain any separator we could pick.
-const keyOf = (r: RouteKey): string => JSON.stringify([r.targetId, r.runtimeId, r.modelId]);
+// Length-prefixed, so no two routes share a key whatever their ids hold; read three times per
+// proxied request, where JSON.stringify of an array was a measurable share (issue 27 item 6).
+const keyOf = (r: RouteKey): string => `${r.targetId.length}:${r.targetId}${r.runtimeId.length}:${r.runtimeId}${r.modelId}`;
 
 export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
   const { clock } = deps;

@@ -23,21 +23,32 @@ const HOP_HEADER = "x-headroom-hop";
 /** The held lease a request rides on (SPEC §6 "Lease-scoped requests"); ours, never forwarded. */
 export const LEASE_HEADER = "x-headroom-lease";
 
+/** Names to drop, and their lengths: a name of another length is kept without lower-casing it. */
+interface Drops {
+  names: Set<string>;
+  lengths: Set<number>;
+}
+
+const dropsOf = (names: Iterable<string>): Drops => {
+  const set = new Set(names);
+  return { names: set, lengths: new Set([...set].map((name) => name.length)) };
+};
+
 // rawHeaders in, rawHeaders out: names keep their case, repeated headers their order, and no
 // header object is built per request (Node's request and writeHead take this flat form).
-// Each name is lower-cased once; the headers a Connection header names (usually none) are
-// dropped in a second pass only when there is one.
-// `drops` holds the hop-by-hop names too: one lookup per header.
-function endToEnd(raw: string[], drops: Set<string>): string[] {
+// Only a name as long as one to drop is lower-cased (once); the headers a Connection header
+// names (usually none) are dropped in a second pass only when there is one.
+function endToEnd(raw: string[], drops: Drops): string[] {
   const out: string[] = [];
   let connection: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (!drops.has(name)) {
-      out.push(raw[i]!, raw[i + 1]!);
+    const name = raw[i]!;
+    const lower = drops.lengths.has(name.length) ? name.toLowerCase() : undefined;
+    if (lower === undefined || !drops.names.has(lower)) {
+      out.push(name, raw[i + 1]!);
       continue;
     }
-    if (name === "connection") (connection ??= []).push(raw[i + 1]!);
+    if (lower === "connection") (connection ??= []).push(raw[i + 1]!);
   }
   if (!connection) return out;
   const named = new Set(connection.flatMap((value) => value.split(",").map((token) => token.trim().toLowerCase())));
@@ -46,10 +57,13 @@ function endToEnd(raw: string[], drops: Set<string>): string[] {
   return kept;
 }
 
-// host is rewritten to the upstream's; expect was answered by us already; agent, hop and lease headers are ours.
-const REQUEST_DROPS = new Set([...HOP_BY_HOP, "host", "expect", AGENT_HEADER, HOP_HEADER, LEASE_HEADER]);
+// host is rewritten to the upstream's; expect was answered by us already; agent, hop and lease
+// headers are ours. Each set holds the hop-by-hop names too.
+const REQUEST_NAMES = [...HOP_BY_HOP, "host", "expect", AGENT_HEADER, HOP_HEADER, LEASE_HEADER];
+const REQUEST_DROPS = dropsOf(REQUEST_NAMES);
 // When the proxy read the body itself, it states the length it sends.
-const READ_BODY_DROPS = new Set([...REQUEST_DROPS, "content-length"]);
+const READ_BODY_DROPS = dropsOf([...REQUEST_NAMES, "content-length"]);
+const RESPONSE_DROPS = dropsOf(HOP_BY_HOP);
 
 /** The hop ids a request carries, in order. */
 export function hopsOf(req: IncomingMessage): string[] {
@@ -69,7 +83,7 @@ export function requestHeaders(req: IncomingMessage, upstream: URL, hopId: strin
 }
 
 export function responseHeaders(res: IncomingMessage): string[] {
-  return endToEnd(res.rawHeaders, HOP_BY_HOP);
+  return endToEnd(res.rawHeaders, RESPONSE_DROPS);
 }
 
 /** The agent name from our own header, tamed (SPEC §6: no C0, DEL or C1 character, at most 128). */

@@ -168,7 +168,8 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
   };
   return new Promise<void>((resolve, reject) => {
     try {
-      forward(input.upstreams, { ...input, body: held.take(), observe }, (ending) => {
+      const { req, res, target, flavor, label, timeoutMs } = input;
+      forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe }, (ending) => {
         const errorText = errorAnswer?.text();
         windows.end(errorText);
         noteUnreached(service, providerId, ending);

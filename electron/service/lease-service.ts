@@ -4,7 +4,7 @@
 import type { Admission, HistoryEvent, LeasesView, StopKind } from "../../shared/types";
 import { SETTINGS } from "../../shared/provider-settings";
 import type { Clock } from "../engine/clock";
-import type { AcquireResult, ProviderPool } from "../engine/pool-types";
+import type { AcquireOptions, AcquireResult, ProviderPool } from "../engine/pool-types";
 import type { SettingsStore } from "../settings/settings-store";
 import { LeaseBook } from "./lease-book";
 import { LeaseJournal } from "./lease-journal";
@@ -144,15 +144,15 @@ export class LeaseService {
       }
       const pool = provider.pool;
       const timeoutMs = input.timeoutMs === undefined ? undefined : Math.max(0, input.timeoutMs - (clock.now() - askedAt));
-      const result = await pool.acquire({
-        ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
-        ...(input.waiterId === undefined ? {} : { waiterId: input.waiterId }),
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        ...(input.signal === undefined ? {} : { signal: input.signal }),
-        ...(input.resume === true ? { resume: true } : {}),
-        // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
-        ...(input.expires === false ? { proxied: true, nearResetMs: nearResetMs(provider) } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs }),
-      });
+      // A proxy lease (no expiry) is a proxied request: a window hold may let it through (SPEC §8).
+      // Built by assignment, not spreads: once per proxied request (issue 27 item 6).
+      const options: AcquireOptions = input.expires === false ? { proxied: true, nearResetMs: nearResetMs(provider) } : { ttlMs: input.ttlMs ?? this.deps.leaseTtlMs };
+      if (input.agentId !== undefined) options.agentId = input.agentId;
+      if (input.waiterId !== undefined) options.waiterId = input.waiterId;
+      if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
+      if (input.signal !== undefined) options.signal = input.signal;
+      if (input.resume === true) options.resume = true;
+      const result = await pool.acquire(options);
       // The budget was reached while it queued: the slot goes back unused and it waits for the budget.
       if (api && result.ok && budgets?.blocks(input.providerId)) {
         pool.returnUndelivered(result.lease.leaseId);
