@@ -1,5 +1,5 @@
-// The route's model from a gated body (SPEC §6): a body over 1 MiB is scanned, not parsed whole
-// (issue 32, item 4), and must name the same model JSON.parse would.
+// The route's model from a gated body (SPEC §6): every body is scanned, not parsed whole (issue 32
+// item 4 for big bodies, issue 27 item 6 for the rest), and must name the model JSON.parse would.
 import { expect, test } from "vitest";
 import { modelOf } from "../../electron/proxy/body-model";
 
@@ -14,7 +14,7 @@ const whole = (buffer: Buffer) => {
   }
 };
 
-test.each([
+const CASES: [string, string][] = [
   ['{"model":"claude-sonnet","messages":[{"role":"user","content":"PAD"}]}', "claude-sonnet"],
   ['{ "messages" : [ { "content" : "PAD \\" \\\\", "n": [1, {"model": "nested"}] } ] , "model" : "last-key" }', "last-key"],
   ['{"messages":["PAD"],"model":"first","model":"second"}', "second"],
@@ -28,14 +28,24 @@ test.each([
   ['["PAD"]', "unknown"],
   ['{"x":"PAD", "model": "cut', "unknown"],
   ['{"x":{"model":"inner"},"y":"PAD"}', "unknown"],
-])("%# a big body names the model JSON.parse would", (json, model) => {
+];
+
+test.each(CASES)("%# a big body names the model JSON.parse would", (json, model) => {
   const body = big(json);
   expect(body.length).toBeGreaterThan(1024 * 1024);
   expect(modelOf(body)).toBe(model);
   expect(whole(body)).toBe(model);
 });
 
-test("a small body is parsed whole, as before", () => {
-  expect(modelOf(Buffer.from('{"model":"gpt-5","input":"hi"}'))).toBe("gpt-5");
+test.each(CASES)("%# a small body names the model JSON.parse would", (json, model) => {
+  const body = Buffer.from(json.replace("PAD", "pad"));
+  expect(modelOf(body)).toBe(model);
+  expect(whole(body)).toBe(model);
+});
+
+test("keys are told apart without decoding the plain ones", () => {
+  expect(modelOf(Buffer.from('{"models":"no","modelx":"no","mode":"no","model":"yes"}'))).toBe("yes");
+  expect(modelOf(Buffer.from('{"\u006dodel":"escaped","x":1}'))).toBe("escaped");
+  expect(modelOf(Buffer.from('{"Model":"case matters"}'))).toBe("unknown");
   expect(modelOf(Buffer.from("not json"))).toBe("unknown");
 });

@@ -1,0 +1,62 @@
+// Issue 27 item 6: what finding a gated body's `model` costs the proxy's one thread, per
+// request. An agent mid-session sends its whole conversation each turn (hundreds of KB); the
+// proxy scans the top-level keys (electron/proxy/body-model.ts) where it used to JSON.parse
+// every body up to 1 MiB whole. The proxy bench's 83-byte bodies cannot show this.
+import type { BenchSection } from "./bench-types";
+import { modelOf } from "../electron/proxy/body-model";
+
+const TARGET_RATIO = 2;
+
+/** A Messages request the shape Claude Code sends: system prompt, tools, a long conversation. */
+function conversation(turns: number): Buffer {
+  const messages = Array.from({ length: turns }, (_, i) => ({
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: [
+      { type: "text", text: `${"step ".repeat(240)}"quoted" \\ ${i}` },
+      { type: "tool_use", id: `toolu_${i}`, name: "Read", input: { file_path: "/home/me/src/api/app.ts", offset: i, limit: 200 } },
+    ],
+  }));
+  const tools = Array.from({ length: 30 }, (_, i) => ({ name: `tool${i}`, input_schema: { type: "object", properties: { path: { type: "string" } } } }));
+  return Buffer.from(JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 32_000, system: [{ type: "text", text: "s".repeat(20_000) }], messages, tools, stream: true }));
+}
+
+function microsPer(runs: number, run: () => unknown): number {
+  for (let i = 0; i < Math.min(runs, 50); i++) run();
+  const began = performance.now();
+  for (let i = 0; i < runs; i++) run();
+  return ((performance.now() - began) * 1_000) / runs;
+}
+
+const parsedWhole = (body: Buffer) => (JSON.parse(body.toString("utf8")) as { model?: unknown }).model;
+
+export default function bodyModelBench(): BenchSection[] {
+  const bodies = [
+    { name: "83-byte body (the proxy bench's)", body: Buffer.from('{"model":"bench-model","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}'), runs: 200_000 },
+    { name: "conversation of 40 turns", body: conversation(40), runs: 2_000 },
+    { name: "conversation of 200 turns", body: conversation(200), runs: 500 },
+  ];
+  const rows = [];
+  let bigRatio = 0;
+  for (const { name, body, runs } of bodies) {
+    if (modelOf(body) !== parsedWhole(body)) throw new Error(`${name}: the scan and JSON.parse disagree`);
+    const scanned = microsPer(runs, () => modelOf(body));
+    const parsed = microsPer(runs, () => parsedWhole(body));
+    bigRatio = parsed / scanned;
+    const size = body.length >= 1024 ? `${(body.length / 1024).toFixed(0)} KB` : `${body.length} B`;
+    rows.push(
+      { name: `${name}, ${size}: scanned (body-model.ts)`, value: `${scanned.toFixed(2)} µs` },
+      { name: `${name}, ${size}: JSON.parse whole`, value: `${parsed.toFixed(2)} µs`, ratio: `${(parsed / scanned).toFixed(1)}× the scan` },
+    );
+  }
+  return [
+    {
+      title: "Finding a gated body's model: top-level scan beside JSON.parse of the whole body",
+      rows,
+      target: { text: `the 200-turn conversation scanned ≥ ${TARGET_RATIO}× faster than parsed whole (this run: ${bigRatio.toFixed(1)}×)`, met: bigRatio >= TARGET_RATIO },
+      notes: [
+        "Per request, on the proxy's one thread; parsing whole also leaves the body's object tree to the garbage collector.",
+        "tests/unit/body-model.test.ts holds the scan to JSON.parse's answer for valid JSON, small and big.",
+      ],
+    },
+  ];
+}
