@@ -104,7 +104,7 @@ export default async function proxyBench(): Promise<BenchSection[]> {
     ];
 
     const rows: BenchRow[] = [];
-    let addedAt32 = Number.POSITIVE_INFINITY;
+    const addedAt32 = { relay: Number.POSITIVE_INFINITY, proxy: Number.POSITIVE_INFINITY };
     // At 256 the cores saturate: the proxy's own work per request shows against the relay's.
     const addedAt256 = { relay: Number.POSITIVE_INFINITY, proxy: Number.POSITIVE_INFINITY };
     for (const { concurrency, requests } of LEVELS) {
@@ -119,7 +119,8 @@ export default async function proxyBench(): Promise<BenchSection[]> {
         const own = samples[i]!;
         const added50 = pct(own, 50) - pct(direct, 50);
         const added99 = pct(own, 99) - pct(direct, 99);
-        if (concurrency === 32 && i === contenders.length - 1) addedAt32 = added50;
+        if (concurrency === 32 && i === 1) addedAt32.relay = added50;
+        if (concurrency === 32 && i === 2) addedAt32.proxy = added50;
         if (concurrency === 256 && i === 1) addedAt256.relay = added50;
         if (concurrency === 256 && i === 2) addedAt256.proxy = added50;
         rows.push({
@@ -138,8 +139,8 @@ export default async function proxyBench(): Promise<BenchSection[]> {
         title: `Gating proxy: added latency (answers after ${MODEL_MS} ms of model time, keep-alive, limit never reached)`,
         rows,
         target: {
-          text: "added p50 ≤ 1 ms at 32 concurrent requests, and at 256 ≤ 2× the bare relay's added p50",
-          met: addedAt32 <= 1 && addedAt256.proxy <= 2 * Math.max(addedAt256.relay, 0),
+          text: "issue 27: added p50 at 32 concurrent < 1.5× the bare relay's, and at 256 < 2× the relay's",
+          met: addedAt32.proxy < 1.5 * Math.max(addedAt32.relay, 0) && addedAt256.proxy < 2 * Math.max(addedAt256.relay, 0),
         },
         notes: [
           "Client, relay, proxy host and fake provider each run in their own process on 127.0.0.1, sharing the machine's cores.",

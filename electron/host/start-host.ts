@@ -7,6 +7,7 @@ import type { Server } from "node:http";
 import { systemClock } from "../engine/clock";
 import { createApiServer } from "../http/api-server";
 import { createProxyServer, type ProxyServer } from "../proxy/proxy-server";
+import type { LoopPressure } from "../proxy/loop-pressure";
 import { HeadroomService } from "../service/headroom-service";
 import { SharedHub } from "../shared-pool/shared-hub";
 import { httpUsageProbe } from "../service/usage-probe";
@@ -38,6 +39,8 @@ export interface HostOptions {
   proxyWebSocketIdleMs?: number;
   /** How long a gated request body may take to arrive before a 408 (default 60 s; tests shorten it). */
   proxyBodyTimeoutMs?: number;
+  /** Whether the proxy batches gated requests per loop turn (tests force it; default: while saturated). */
+  proxyPressure?: LoopPressure;
   /** How often changed usage counts are written (SPEC §9: 5 s); tests shorten it. */
   usageWriteMs?: number;
   /** Whose agents `POST /connections` edits (SPEC §10); the host's user by default, a temp HOME in tests. */
@@ -115,6 +118,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         ...(options.proxyUpstreamIdleMs === undefined ? {} : { upstreamIdleMs: options.proxyUpstreamIdleMs }),
         ...(options.proxyWebSocketIdleMs === undefined ? {} : { webSocketIdleMs: options.proxyWebSocketIdleMs }),
         ...(options.proxyBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.proxyBodyTimeoutMs }),
+        ...(options.proxyPressure === undefined ? {} : { pressure: options.proxyPressure }),
       });
       proxyUrl = `http://127.0.0.1:${await listen(proxy.server, options.proxyPort, "--proxy-port")}`;
     }

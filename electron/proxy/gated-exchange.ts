@@ -22,6 +22,7 @@ import { noteAnswerHead, noteUnreached } from "./upstream-notes";
 import { ErrorAnswer } from "./error-answer";
 import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
 import { usedUpError, WindowObserver } from "./window-observer";
+import type { LoopPressure } from "./loop-pressure";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -41,6 +42,8 @@ export interface GatedInput {
   bodyTimeoutMs: number;
   /** The model the path names (Gemini's); else the body's `model` is the route's. */
   pathModel?: string;
+  /** While the loop is saturated, the request goes upstream at the end of the loop's turn. */
+  pressure: LoopPressure;
 }
 
 const routeName = (route: RouteKey) => `${route.targetId} / ${route.runtimeId} / ${route.modelId}`;
@@ -167,27 +170,38 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
     },
   };
   return new Promise<void>((resolve, reject) => {
-    try {
+    const go = () => {
       const { req, res, target, flavor, label, timeoutMs } = input;
-      forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe }, (ending) => {
-        const errorText = errorAnswer?.text();
-        windows.end(errorText);
-        noteUnreached(service, providerId, ending);
-        const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
-        end.finish(verdict);
-        // The provider refused it by a window (it pauses now): the lease's run may wait it out (SPEC §8).
-        const stop = verdict.lease === "rate_limited" ? service.windowRefusal(providerId) : undefined;
-        if (stop) service.stopped(providerId, stop.kind, who.agent, input.rideOn);
-        const tokens = usage.usage;
-        const upstream = { host: input.target.host, format: input.flavor };
-        service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
-        resolve();
-      });
-    } catch (error) {
-      // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the
-      // route claim go back before the 500, or a TTL-less proxy lease would be held for ever.
-      end.cancel();
-      reject(error);
-    }
+      try {
+        // Batched, the client may have left in the meantime: the slot goes back unused.
+        if (res.destroyed) {
+          held.release();
+          end.cancel();
+          return resolve();
+        }
+        forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe }, (ending) => {
+          const errorText = errorAnswer?.text();
+          windows.end(errorText);
+          noteUnreached(service, providerId, ending);
+          const verdict = verdictOf(ending, service.clock.now(), scanner.error, errorText);
+          end.finish(verdict);
+          // The provider refused it by a window (it pauses now): the lease's run may wait it out (SPEC §8).
+          const stop = verdict.lease === "rate_limited" ? service.windowRefusal(providerId) : undefined;
+          if (stop) service.stopped(providerId, stop.kind, who.agent, input.rideOn);
+          const tokens = usage.usage;
+          const upstream = { host: input.target.host, format: input.flavor };
+          service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
+          resolve();
+        });
+      } catch (error) {
+        // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the
+        // route claim go back before the 500, or a TTL-less proxy lease would be held for ever.
+        held.release();
+        end.cancel();
+        reject(error);
+      }
+    };
+    if (input.pressure.saturated()) setImmediate(go);
+    else go();
   });
 }

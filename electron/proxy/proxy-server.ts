@@ -15,6 +15,7 @@ import { isGatedUpgrade, isGeneration, parseProxyPath, upstreamUrl, type ProxyTa
 import { BodyBudget, declaresTooLarge, DEFAULT_BODY_TIMEOUT_MS, refuseBody, tooLargeError } from "./request-body";
 import { NO_UPSTREAM, noteAnswerHead, noteUnreached } from "./upstream-notes";
 import { createWebSocketGate, DEFAULT_WEBSOCKET_IDLE_MS } from "./websocket-gate";
+import { EventLoopPressure, type LoopPressure } from "./loop-pressure";
 
 /** SPEC §1 `responseTimeoutMs` default: the proxy notices a hang before the SDKs' own 600 s. */
 const DEFAULT_UPSTREAM_IDLE_MS = 300_000;
@@ -31,6 +32,8 @@ export interface ProxyServerOptions {
   webSocketIdleMs?: number;
   /** How long a gated body may take to arrive (default 60 s; tests shorten it). */
   bodyTimeoutMs?: number;
+  /** Whether gated requests are batched per loop turn (default: while the loop is saturated). */
+  pressure?: LoopPressure;
 }
 
 export interface ProxyServer {
@@ -49,11 +52,12 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
     void exchange.finally(() => inFlight.delete(exchange));
   };
   const bodies = new BodyBudget();
+  const pressure = options.pressure ?? new EventLoopPressure();
   const webSockets = createWebSocketGate(upstreams, options.webSocketIdleMs ?? DEFAULT_WEBSOCKET_IDLE_MS);
 
   const server = createServer((req, res) => {
     track(
-      handle(options, upstreams, bodies, req, res).catch((error: unknown) => {
+      handle(options, upstreams, bodies, pressure, req, res).catch((error: unknown) => {
         log(`proxy: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
         sendProxyError(res, "openai", { status: 500, code: "internal", message: "an unexpected error; see the host log." });
       }),
@@ -206,6 +210,7 @@ async function handle(
   options: ProxyServerOptions,
   upstreams: Upstreams,
   bodies: BodyBudget,
+  pressure: LoopPressure,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -221,7 +226,7 @@ async function handle(
   if (declaresTooLarge(req)) return refuseBody(req, res, flavor, { error: tooLargeError(), drain: true }, bodyTimeoutMs);
   if (isGeneration(method, target)) {
     const { pathModel } = target;
-    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, bodies, bodyTimeoutMs, ...rideOf(req, target), ...(pathModel ? { pathModel } : {}) });
+    await gatedExchange({ service, upstreams, req, res, providerId, target: url, flavor, label, timeoutMs, bodies, bodyTimeoutMs, pressure, ...rideOf(req, target), ...(pathModel ? { pathModel } : {}) });
     return;
   }
   const observe = { head: (incoming: IncomingMessage) => noteAnswerHead(service, providerId, incoming), chunk: () => {} };

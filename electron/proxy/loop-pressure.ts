@@ -1,0 +1,33 @@
+// Whether the proxy's event loop is saturated. While it is, a gated request is handed to its
+// upstream at the end of the loop's turn (setImmediate) instead of at once: the requests of
+// one turn reach the provider together, so the processes on the other end of the sockets wake
+// once per batch rather than once per request. At 256 concurrent requests on 2 cores this cut
+// the host's CPU per proxied request by a fifth (issue 27 item 6, docs/proxy.md). Below
+// saturation nothing waits: a turn is short and a batch would only add latency.
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+
+/** Utilization is re-read at most this often; between readings the last answer stands. */
+const SAMPLE_MS = 100;
+/** Busy at least this share of the last sample: saturated. */
+const SATURATED = 0.9;
+
+export interface LoopPressure {
+  saturated(): boolean;
+}
+
+export class EventLoopPressure implements LoopPressure {
+  private last: EventLoopUtilization = performance.eventLoopUtilization();
+  private readAt = performance.now();
+  private busy = false;
+
+  saturated(): boolean {
+    const now = performance.now();
+    if (now - this.readAt >= SAMPLE_MS) {
+      const current = performance.eventLoopUtilization();
+      this.busy = performance.eventLoopUtilization(current, this.last).utilization >= SATURATED;
+      this.last = current;
+      this.readAt = now;
+    }
+    return this.busy;
+  }
+}

@@ -1,0 +1,64 @@
+// While the host's loop is saturated, gated requests go upstream at the end of the loop's turn
+// (electron/proxy/loop-pressure.ts, issue 27 item 6). A batched request must be gated, streamed,
+// counted and released exactly like one sent at once: here every request is batched.
+import { afterEach, expect, test } from "vitest";
+import { EventLoopPressure } from "../../electron/proxy/loop-pressure";
+import { eventually, sleep } from "../support/test-host";
+import { openRequest, post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
+
+let h: ProxyHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const message = { model: "claude-test", max_tokens: 16, messages: [{ role: "user", content: "hi" }] };
+
+function saturated(onAsked: () => void = () => {}) {
+  let asked = 0;
+  return {
+    pressure: {
+      saturated: () => {
+        asked++;
+        onAsked();
+        return true;
+      },
+    },
+    asked: () => asked,
+  };
+}
+
+test("batched, 8 concurrent requests keep to a limit of 2, stream whole and are counted", async () => {
+  const loop = saturated();
+  h = await startProxyHarness({ limit: 2, fake: { events: 4, eventDelayMs: 15 }, host: { proxyPressure: loop.pressure } });
+  const answers = await Promise.all(Array.from({ length: 8 }, () => post(`${h!.base}/v1/messages`, { ...message, stream: true })));
+  expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+  for (const answer of answers) expect(answer.text).toContain("message_stop");
+  expect(loop.asked()).toBe(8);
+  expect(h.fake.stats.maxConcurrent).toBe(2);
+  expect((await h.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 });
+  const agents = await h.client.agents();
+  expect(agents.agents.reduce((sum, agent) => sum + agent.requests, 0)).toBe(8);
+});
+
+test("a client that leaves as its request is batched gives its slot back", async () => {
+  let leave: (() => void) | undefined;
+  const loop = saturated(() => leave?.());
+  h = await startProxyHarness({ limit: 1, fake: { events: 2, eventDelayMs: 10 }, host: { proxyPressure: loop.pressure } });
+  const leaving = openRequest(`${h.base}/v1/messages`, message);
+  leaving.response.catch(() => {});
+  leave = () => leaving.req.destroy();
+  await eventually(() => expect(loop.asked()).toBe(1));
+  leave = undefined;
+  await eventually(async () => expect((await h!.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 }));
+  expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
+});
+
+test("the loop reads as saturated only while it is busy", async () => {
+  const pressure = new EventLoopPressure();
+  const busyUntil = performance.now() + 150;
+  while (performance.now() < busyUntil); // a loop with no idle time
+  expect(pressure.saturated()).toBe(true);
+  await sleep(150); // idle: waiting is not work
+  expect(pressure.saturated()).toBe(false);
+});
