@@ -6,6 +6,7 @@ import { requestHeaders, responseHeaders } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { DEFAULT_BODY_TIMEOUT_MS, MAX_PROXY_BODY_BYTES, refuseBody, tooLargeError } from "./request-body";
 import { unreachedBy } from "./unreached";
+import type { LoopPressure } from "./loop-pressure";
 
 /**
  * How an exchange ended, for the gating decision. `status` is set once upstream answered;
@@ -40,6 +41,8 @@ export interface ForwardInput {
   body?: Buffer;
   /** No byte from upstream for this long (connect, response head, between chunks) is a failure. */
   timeoutMs: number;
+  /** While the loop is saturated, answers are relayed at the end of the loop's turn. */
+  pressure?: LoopPressure;
   /** Sees the response head and every chunk as they pass, e.g. to read errors inside a 200 stream. */
   observe?: { head(incoming: IncomingMessage): void; chunk(chunk: Buffer): void };
 }
@@ -106,6 +109,18 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
   outbound.on("response", (incoming) => {
     answer = incoming;
     idle.refresh();
+    incoming.on("error", (error) => {
+      if (clientGone) return;
+      upstreamBroke ??= error;
+      res.destroy(); // the client must not take a truncated answer for a complete one
+    });
+    // Saturated, the answer goes out at the end of the loop's turn with the others (loop-pressure.ts);
+    // a client gone meanwhile is seen by res "close", which cuts the upstream.
+    if (input.pressure?.saturated()) setImmediate(relay, incoming);
+    else relay(incoming);
+  });
+  const relay = (incoming: IncomingMessage) => {
+    if (res.destroyed) return;
     res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, responseHeaders(incoming));
     // An event stream's head goes out at once, so the client sees the stream open even if the
     // first event is slow; other answers send it with their first bytes (one packet less).
@@ -123,12 +138,7 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
     // silent provider, so draining restarts the clock and a finished answer stops it.
     res.on("drain", () => idle.refresh());
     incoming.on("end", () => clearTimeout(idle));
-    incoming.on("error", (error) => {
-      if (clientGone) return;
-      upstreamBroke ??= error;
-      res.destroy(); // the client must not take a truncated answer for a complete one
-    });
-  });
+  };
 
   // "close" fires once on every ending: after a full answer, when the client hangs up, or
   // when the response is torn down because upstream broke.

@@ -179,7 +179,7 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
           end.cancel();
           return resolve();
         }
-        forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe }, (ending) => {
+        forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe, pressure: input.pressure }, (ending) => {
           const errorText = errorAnswer?.text();
           windows.end(errorText);
           noteUnreached(service, providerId, ending);

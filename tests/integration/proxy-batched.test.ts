@@ -1,6 +1,7 @@
-// While the host's loop is saturated, gated requests go upstream at the end of the loop's turn
-// (electron/proxy/loop-pressure.ts, issue 27 item 6). A batched request must be gated, streamed,
-// counted and released exactly like one sent at once: here every request is batched.
+// While the host's loop is saturated, gated requests go upstream, and their answers back, at the
+// end of the loop's turn (electron/proxy/loop-pressure.ts, issue 27 item 6). A batched request
+// must be gated, streamed, counted and released exactly like one sent at once: here every
+// request and answer is batched.
 import { afterEach, expect, test } from "vitest";
 import { EventLoopPressure } from "../../electron/proxy/loop-pressure";
 import { eventually, sleep } from "../support/test-host";
@@ -34,7 +35,7 @@ test("batched, 8 concurrent requests keep to a limit of 2, stream whole and are 
   const answers = await Promise.all(Array.from({ length: 8 }, () => post(`${h!.base}/v1/messages`, { ...message, stream: true })));
   expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
   for (const answer of answers) expect(answer.text).toContain("message_stop");
-  expect(loop.asked()).toBe(8);
+  expect(loop.asked()).toBe(16); // each request asks twice: as it goes upstream and as its answer comes back
   expect(h.fake.stats.maxConcurrent).toBe(2);
   expect((await h.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 });
   const agents = await h.client.agents();
@@ -48,7 +49,7 @@ test("a client that leaves as its request is batched gives its slot back", async
   const leaving = openRequest(`${h.base}/v1/messages`, message);
   leaving.response.catch(() => {});
   leave = () => leaving.req.destroy();
-  await eventually(() => expect(loop.asked()).toBe(1));
+  await eventually(() => expect(loop.asked()).toBeGreaterThanOrEqual(1));
   leave = undefined;
   await eventually(async () => expect((await h!.client.status()).providers[0]).toMatchObject({ active: 0, queued: 0 }));
   expect((await post(`${h.base}/v1/messages`, message)).status).toBe(200);
