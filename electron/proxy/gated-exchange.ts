@@ -11,7 +11,7 @@ import { ServiceError } from "../service/service-error";
 import { tame } from "../../shared/tame";
 import type { AgentIdentity } from "../agents/agent-identity";
 import { UsageTap } from "./usage-tap";
-import { forward, type Upstreams } from "./forward";
+import { forward, type ForwardEnd, type Upstreams } from "./forward";
 import { openGate, type GateStart } from "./gate-start";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { modelOf } from "./body-model";
@@ -179,7 +179,7 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
           end.cancel();
           return resolve();
         }
-        forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe, pressure: input.pressure }, (ending) => {
+        const settle = (ending: ForwardEnd) => {
           const errorText = errorAnswer?.text();
           windows.end(errorText);
           noteUnreached(service, providerId, ending);
@@ -192,6 +192,11 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
           const upstream = { host: input.target.host, format: input.flavor };
           service.countAnswer({ providerId, ...who, upstream, outcome: verdict.lease, ...(tokens === undefined ? {} : { tokens }) });
           resolve();
+        };
+        forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe, pressure: input.pressure }, (ending) => {
+          // Saturated, the books are settled at the end of the loop's turn, after the bytes.
+          if (input.pressure.saturated()) setImmediate(settle, ending);
+          else settle(ending);
         });
       } catch (error) {
         // Nothing reached the upstream (e.g. a header Node refuses to send): the slot and the

@@ -1,10 +1,11 @@
 // Whether the proxy's event loop is saturated. While it is, a gated request is handed to its
-// upstream, and its answer to its client, at the end of the loop's turn (setImmediate) instead
-// of at once: the requests and answers of one turn leave together, so the processes on the
-// other ends of the sockets wake once per batch rather than once per message. At 256
-// concurrent requests on 2 cores this cut the host's CPU per proxied request by a quarter
-// (408 → 310 µs; issue 27 item 6, docs/proxy.md). Below saturation nothing waits: a turn is
-// short and a batch would only add latency.
+// upstream, its answer to its client, and its slot and counts settled, at the end of the
+// loop's turn (setImmediate) instead of at once: the messages of one turn leave together, so
+// the processes on the other ends of the sockets wake once per batch rather than once per
+// message, and the bookkeeping runs after the bytes. At 256 concurrent requests on 2 cores
+// this cut the host's CPU per proxied request by over a quarter (408 → 301 µs; issue 27 item
+// 6, docs/proxy.md). Below saturation nothing waits: a turn is short and a batch would only
+// add latency.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
 /** Utilization is re-read at most this often; between readings the last answer stands. */
