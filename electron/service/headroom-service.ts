@@ -27,6 +27,7 @@ import { AgentsService, type CountedAnswer } from "./agents-service";
 import { changeSaved } from "./change-saved";
 import { ConnectionsService, type AgentHome } from "./connections-service";
 import { DailyBudgets } from "./daily-budgets";
+import { sharedBudgetsFor, type SharedBudgets } from "./shared-budgets";
 import { LeaseService, type AcquireInput } from "./lease-service";
 import { ServiceMetrics } from "./metrics";
 import type { Input } from "./operation-input";
@@ -80,6 +81,7 @@ export class HeadroomService implements OperationService {
   private readonly upstream: UpstreamReadings;
   private readonly connectionsService: ConnectionsService;
   private readonly budgets: DailyBudgets;
+  private readonly sharedBudgets: SharedBudgets | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = options.clock;
@@ -156,9 +158,10 @@ export class HeadroomService implements OperationService {
       assertOpen: () => this.assertOpen(),
       saving: (change) => this.saving(change),
       followRouteSharing: (providerId) => this.followRouteSharing(providerId),
-      configured: (providerId) => this.budgets.refresh(providerId), // a raised budget lifts its pause at once (SPEC §9)
+      configured: (providerId) => (this.budgets.refresh(providerId), this.sharedBudgets?.configured(providerId)), // SPEC §9: at once; shared, in Redis
       ...(options.hostInfo ? { hostInfo: options.hostInfo } : {}),
     });
+    this.sharedBudgets = sharedBudgetsFor({ clock: options.clock, hub: options.hub, log: options.log, providers: this.providers, settings: () => this.settings });
     this.upstream = new UpstreamReadings(this.providers, options.clock);
     this.connectionsService = new ConnectionsService({
       dataDir: dirname(options.store.path), proxyUrl: () => this.hostInfo().proxyUrl, providers: this.providers, settings: this.settings,
@@ -173,7 +176,6 @@ export class HeadroomService implements OperationService {
   }
 
   // ── reading (electron/service/provider-views.ts) ───────────────────────────
-
   /** The host listens: restored leases' ttl starts now (SPEC §3). */
   ready(): void {
     this.leaseService.ready();
@@ -317,6 +319,7 @@ export class HeadroomService implements OperationService {
     this.leaseService.close();
     this.agentBook.close();
     this.budgets.close();
+    this.sharedBudgets?.close();
     this.sampler.stop();
     this.stopWatchingRedis?.();
     this.closed = true;

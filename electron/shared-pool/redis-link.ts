@@ -35,6 +35,10 @@ export interface RedisLink {
   addFloat(key: string, by: number, ttlS: number): Promise<number>;
   /** The float at `key`, 0 when there is none. */
   readFloat(key: string): Promise<number>;
+  /** Sets `key` to `value`, kept until changed. */
+  writeText(key: string, value: string): Promise<void>;
+  /** The text at `key`, undefined when there is none. */
+  readText(key: string): Promise<string | undefined>;
   /** Redis's clock (`TIME`) in epoch ms. */
   time(): Promise<number>;
   ping(): Promise<void>;
@@ -159,6 +163,12 @@ export function connectRedis(url: string, { pingEveryMs = PING_EVERY_MS }: { pin
     },
     async readFloat(key) {
       return Number((await commands.get(key)) ?? 0);
+    },
+    async writeText(key, value) {
+      await commands.set(key, value);
+    },
+    async readText(key) {
+      return (await commands.get(key)) ?? undefined;
     },
     async time() {
       const [seconds, micros] = await commands.time();

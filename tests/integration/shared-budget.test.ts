@@ -83,3 +83,23 @@ test("two hosts' costs add up in Redis: $0.30 on each reaches a $0.50 budget and
   const ci = await sharedHost("ci", prefix);
   await eventually(async () => expect(await entryOf(ci)).toMatchObject({ paused: true, pauseKind: "budget" }), 10_000);
 });
+
+test("a shared provider's budget is one for every host: a joining host takes Redis's, a change on one reaches the others", async () => {
+  fake = await startFakeProvider({ eventDelayMs: 0 });
+  const prefix = freshPrefix();
+  const laptop = await sharedHost("laptop", prefix); // Redis held none: the first host's $0.50 seeds it
+  const devbox = await startTestHost({ dataDir: tempDir(), proxyPort: 0, redis: { url: redis.server.url, prefix, hostName: "devbox" } });
+  hosts.push(devbox);
+  await devbox.client.setLimit("anthropic", 2);
+  await devbox.client.setProvider("anthropic", { upstream: fake.url, dailyBudgetUsd: 3 });
+  await devbox.client.setProvider("anthropic", { shared: true });
+  // Joining, Redis's amount wins over this host's own $3, in its status and its settings.
+  await eventually(async () => expect((await entryOf(devbox)).budget?.dailyUsd).toBe(0.5), 10_000);
+  expect((await devbox.client.provider("anthropic")).dailyBudgetUsd).toBe(0.5);
+
+  await devbox.client.setProvider("anthropic", { dailyBudgetUsd: 2 });
+  await eventually(async () => expect((await entryOf(laptop)).budget?.dailyUsd).toBe(2), 10_000);
+  await laptop.client.setProvider("anthropic", { dailyBudgetUsd: null });
+  await eventually(async () => expect((await entryOf(devbox)).budget).toBeUndefined(), 10_000);
+  expect((await devbox.client.provider("anthropic")).dailyBudgetUsd).toBeUndefined();
+});
