@@ -3,6 +3,7 @@
 // its probe (window-pause.ts), and the hold of new leases near the end of a window, which lets
 // agents already at work through. It also answers for both pauses together, the 429 pause
 // (given) and the window's, since admission and the status see them as one.
+import { OverageWatch } from "./overage-watch";
 import type { HistoryKind, LeaseOutcome, PauseKind, PlanWindow } from "../../shared/types";
 import type { Clock } from "./clock";
 import type { PauseWindow } from "./pause-window";
@@ -48,9 +49,7 @@ export class WindowRules implements PoolWindows {
   /** Integer 1..100, or undefined = no hold. */
   private holdNewAtPercent: number | undefined;
   private readonly recent = new Map<string, number>();
-  private overageMode: "allow" | "stop" = "allow";
-  /** Since when answers say requests are paid from extra usage (with `allow`). */
-  private overageSince: number | undefined;
+  private readonly overage: OverageWatch;
   /** The pause is the plan's limit with extra usage off (`stop`): its refusal says so. */
   private extraOff = false;
 
@@ -62,6 +61,7 @@ export class WindowRules implements PoolWindows {
     private readonly hooks: WindowRulesHooks,
   ) {
     this.windows = new PlanWindows(clock, providerId, () => hooks.drive());
+    this.overage = new OverageWatch(clock, providerId, (kind, message) => hooks.event(kind, message));
     this.pause = new WindowPause(clock, providerId, {
       changed: () => hooks.drive(),
       exhausted: (message) => hooks.event("window_exhausted", message),
@@ -75,35 +75,24 @@ export class WindowRules implements PoolWindows {
 
   note(reading: WindowReading): void {
     this.take(reading.windows);
-    const { overage } = reading;
-    const stop = overage !== undefined && this.overageMode === "stop";
-    const usedUp = stop ? overage : reading.usedUp;
+    const stopped = this.overage.stoppedBy(reading);
+    const usedUp = stopped ?? reading.usedUp;
     if (usedUp) {
-      this.extraOff = stop;
+      this.extraOff = stopped !== undefined;
       this.pause.usedUp(this.windows.label(usedUp.name), usedUp.resetsAt);
     } else this.pause.answered();
-    if (overage && !stop) this.payingExtra(overage);
-    else if (reading.planServes) this.overageSince = undefined;
+    this.overage.noted(reading, (name) => this.windows.label(name));
     this.hooks.drive();
   }
 
-  /** SPEC §8: paid extra usage began (with `allow`): said once, until the plan serves again. */
-  private payingExtra(window: { name: string; resetsAt?: number }): void {
-    if (this.overageSince !== undefined) return;
-    const now = this.clock.now();
-    this.overageSince = now;
-    this.hooks.event("overage_started", say.overageMessage(this.providerId, this.windows.label(window.name), window.resetsAt, now));
-  }
-
   setOverage(mode: "allow" | "stop" | undefined): void {
-    this.overageMode = mode ?? "allow";
-    if (this.overageMode === "stop") this.overageSince = undefined;
+    this.overage.setMode(mode);
     this.hooks.drive(); // the status changed
   }
 
   /** The status's `overage` while answers say requests are paid from extra usage. */
   overageFields(): { overage?: { since: number } } {
-    return this.overageSince === undefined ? {} : { overage: { since: this.overageSince } };
+    return this.overage.fields();
   }
 
   report(sightings: WindowSighting[]): void {

@@ -310,9 +310,7 @@ export class SharedProviderPool implements ProviderPool {
     });
     entry.noticeDismissed = this.settings.noticeDismissed;
     if (this.upstreamLimits) entry.upstreamLimits = this.upstreamLimits;
-    const windows = this.windows.views();
-    if (windows) entry.windows = windows;
-    return entry;
+    return Object.assign(entry, this.windows.statusFields());
   }
 
   usageReading(): UsageGateReading | undefined {

@@ -6,6 +6,7 @@
 import type { HistoryKind, PlanWindow } from "../../shared/types";
 import type { Clock } from "../engine/clock";
 import { PlanWindows } from "../engine/plan-windows";
+import { OverageWatch } from "../engine/overage-watch";
 import { MAX_WINDOW_PAUSE_MS, PROBE_MS } from "../engine/window-pause";
 import type { PoolWindows } from "../engine/window-rules";
 import * as say from "../engine/window-messages";
@@ -50,17 +51,20 @@ export class SharedWindows implements PoolWindows {
   /** The names Redis held at the last read: with this host's own, what `seen` and `shared` remember. */
   private inRedis: string[] = [];
   private holdNewAtPercent: number | undefined;
-  private overageMode: "allow" | "stop" = "allow";
+  /** `overage` is this host's own setting, judged on the answers its proxy sees (SPEC §8). */
+  private readonly overage: OverageWatch;
 
   constructor(private readonly deps: SharedWindowsDeps) {
     this.windows = new PlanWindows(deps.clock, deps.providerId, () => deps.changed());
+    this.overage = new OverageWatch(deps.clock, deps.providerId, (kind, message) => deps.event(kind, message));
   }
 
   note(reading: WindowReading): void {
     const now = this.deps.clock.now();
     this.take(reading.windows);
     // SPEC §8: with `overage: "stop"` (this host's own setting) paid extra usage is a used-up window.
-    const usedUp = this.overageMode === "stop" && reading.overage ? reading.overage : reading.usedUp;
+    const usedUp = this.overage.stoppedBy(reading) ?? reading.usedUp;
+    this.overage.noted(reading, (name) => this.windows.label(name));
     if (usedUp) {
       const label = this.windows.label(usedUp.name);
       const { resetsAt } = usedUp;
@@ -108,7 +112,8 @@ export class SharedWindows implements PoolWindows {
   }
 
   setOverage(mode: "allow" | "stop" | undefined): void {
-    this.overageMode = mode ?? "allow";
+    this.overage.setMode(mode);
+    this.deps.changed();
   }
 
   setHoldNewAtPercent(percent: number | undefined): void {
@@ -128,6 +133,12 @@ export class SharedWindows implements PoolWindows {
 
   views(): PlanWindow[] | undefined {
     return this.windows.views();
+  }
+
+  /** The status's `windows` and `overage`, each while there is one. */
+  statusFields(): { windows?: PlanWindow[]; overage?: { since: number } } {
+    const windows = this.windows.views();
+    return { ...(windows ? { windows } : {}), ...this.overage.fields() };
   }
 
   dispose(): void {

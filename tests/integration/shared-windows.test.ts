@@ -141,3 +141,21 @@ test("a used-up window's history line gives the reset in the host's local time, 
   expect(message).not.toBe(exhaustedMessage("anthropic", "5-hour window", resetsAt, clock.now()));
   await pool.dispose();
 });
+
+test("paid extra usage on a shared provider shows on the host whose proxy saw it, and ends when the plan serves", async () => {
+  const prefix = freshPrefix();
+  const laptop = await sharedHost("laptop", prefix);
+  const entry = async () => (await laptop.client.status()).providers.find((p) => p.providerId === "anthropic")!;
+  laptop.fake.script({ status: 200, body: ok, headers: recorded.anthropicRejectedWithOverage });
+  const before = Date.now();
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
+  const paying = await entry();
+  expect(paying.paused).toBe(false); // `allow`: the plan's limit is passed, requests still served
+  expect(paying.overage?.since).toBeGreaterThanOrEqual(before);
+  const { events } = await laptop.client.history();
+  expect(events.find((e) => e.kind === "overage_started")?.message).toMatch(/^anthropic is now paying for extra usage: the .* is used up/);
+
+  laptop.fake.script({ status: 200, body: ok, headers: recorded.anthropicAllowedOverageOff });
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
+  expect((await entry()).overage).toBeUndefined();
+});
