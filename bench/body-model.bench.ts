@@ -4,21 +4,9 @@
 // every body up to 1 MiB whole. The proxy bench's 83-byte bodies cannot show this.
 import type { BenchSection } from "./bench-types";
 import { modelOf } from "../electron/proxy/body-model";
+import { conversationBody as conversation } from "./conversation-body";
 
 const TARGET_RATIO = 2;
-
-/** A Messages request the shape Claude Code sends: system prompt, tools, a long conversation. */
-function conversation(turns: number): Buffer {
-  const messages = Array.from({ length: turns }, (_, i) => ({
-    role: i % 2 === 0 ? "user" : "assistant",
-    content: [
-      { type: "text", text: `${"step ".repeat(240)}"quoted" \\ ${i}` },
-      { type: "tool_use", id: `toolu_${i}`, name: "Read", input: { file_path: "/home/me/src/api/app.ts", offset: i, limit: 200 } },
-    ],
-  }));
-  const tools = Array.from({ length: 30 }, (_, i) => ({ name: `tool${i}`, input_schema: { type: "object", properties: { path: { type: "string" } } } }));
-  return Buffer.from(JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 32_000, system: [{ type: "text", text: "s".repeat(20_000) }], messages, tools, stream: true }));
-}
 
 function microsPer(runs: number, run: () => unknown): number {
   for (let i = 0; i < Math.min(runs, 50); i++) run();
