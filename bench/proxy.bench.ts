@@ -5,6 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import type { BenchRow, BenchSection } from "./bench-types";
 import { conversationBody } from "./conversation-body";
+import { cpuMs } from "./proc-stats";
 import { startBenchServer, stopBenchServer } from "./proxy-bench-process";
 
 const BODY = Buffer.from(JSON.stringify({ model: "bench-model", max_tokens: 16, messages: [{ role: "user", content: "hi" }] }));
@@ -88,22 +89,25 @@ async function streamRates(urls: string[]): Promise<number[]> {
 interface Contender {
   name: string;
   url: string;
+  /** The process that makes the extra hop (relay or host), whose CPU per request is read. */
+  pid?: number;
 }
 
 export default async function proxyBench(): Promise<BenchSection[]> {
   const servers: ChildProcess[] = [];
   const start = async (args: string[]) => {
     const started = await startBenchServer(args, 1);
-    const server = { child: started.child, url: started.lines[0]! };
-    servers.push(server.child);
-    return server.url;
+    servers.push(started.child);
+    return { url: started.lines[0]!, pid: started.child.pid! };
   };
   try {
-    const fake = await start(["fake", String(MODEL_MS)]);
+    const fake = (await start(["fake", String(MODEL_MS)])).url;
+    const relay = await start(["relay", fake]);
+    const host = await start(["host", fake]);
     const contenders: Contender[] = [
       { name: "direct", url: `${fake}/v1/messages` },
-      { name: "bare Node relay (floor of any extra hop)", url: `${await start(["relay", fake])}/v1/messages` },
-      { name: "through the Headroom proxy", url: `${await start(["host", fake])}/v1/messages` },
+      { name: "bare Node relay (floor of any extra hop)", url: `${relay.url}/v1/messages`, pid: relay.pid },
+      { name: "through the Headroom proxy", url: `${host.url}/v1/messages`, pid: host.pid },
     ];
 
     const rows: BenchRow[] = [];
@@ -113,9 +117,17 @@ export default async function proxyBench(): Promise<BenchSection[]> {
     for (const { concurrency, requests } of LEVELS) {
       // The contenders take turns, so a burst of other work on the machine hits all of them.
       const samples = contenders.map((): number[] => []);
+      const cpu = contenders.map(() => 0);
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, c] of contenders.entries()) samples[i]!.push(...(await latencies(c.url, concurrency, requests / ROUNDS)));
+        for (const [i, c] of contenders.entries()) {
+          const before = c.pid === undefined ? 0 : cpuMs(c.pid);
+          samples[i]!.push(...(await latencies(c.url, concurrency, requests / ROUNDS)));
+          if (c.pid !== undefined) cpu[i]! += cpuMs(c.pid) - before;
+        }
       }
+      // Per request sent, the warm-up's included (latencies() sends those first).
+      const sent = ROUNDS * (requests / ROUNDS + Math.max(20, concurrency * 2));
+      const cpuPerRequest = (i: number) => `${((cpu[i]! * 1000) / sent).toFixed(0)} µs`;
       for (const list of samples) list.sort((a, b) => a - b);
       const direct = samples[0]!;
       for (const [i, c] of contenders.entries()) {
@@ -131,6 +143,10 @@ export default async function proxyBench(): Promise<BenchSection[]> {
           value: `p50 ${ms(pct(own, 50))} · p99 ${ms(pct(own, 99))}`,
           ...(i === 0 ? {} : { ratio: `${signed(added50)} p50 · ${signed(added99)} p99` }),
         });
+      }
+      // Saturated, latency follows CPU per request: the figure issue 27 item 6 cut (docs/proxy.md).
+      if (concurrency === 256) {
+        rows.push({ name: "CPU per request of the hop's process, 256 concurrent (/proc)", value: `proxy host ${cpuPerRequest(2)}`, ratio: `relay ${cpuPerRequest(1)}` });
       }
     }
 
