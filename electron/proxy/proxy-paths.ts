@@ -49,7 +49,8 @@ export function parseProxyPath(rawUrl: string): ParsedProxyPath {
   if (rawUrl.length > MEMO_KEY_MAX) return parsePath(rawUrl);
   const known = parsedPaths.get(rawUrl);
   if (known !== undefined || parsedPaths.has(rawUrl)) return known;
-  return remembered(parsedPaths, rawUrl, parsePath(rawUrl));
+  // Frozen: one answer serves every request with that spelling.
+  return remembered(parsedPaths, rawUrl, Object.freeze(parsePath(rawUrl)));
 }
 
 function parsePath(rawUrl: string): ParsedProxyPath {
