@@ -30,11 +30,16 @@ export class ConnectionProcesses {
     this.known(socket);
   }
 
-  async of(socket: Socket): Promise<LocalProcess | undefined> {
+  /** What is known at once (no promise: the connection's later requests), else after the wait. */
+  of(socket: Socket): LocalProcess | undefined | Promise<LocalProcess | undefined> {
     const known = this.known(socket);
     if (!known) return undefined;
     if (known.settled || known.waited) return known.found;
     known.waited = true;
+    return this.waitFor(known);
+  }
+
+  private async waitFor(known: Known): Promise<LocalProcess | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, this.budgetMs, undefined);

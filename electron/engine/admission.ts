@@ -66,18 +66,27 @@ export class Admission implements WaiterOwner {
     });
   }
 
+  /**
+   * The lease when a slot is free now for this newcomer (nobody queued, no hold holding it
+   * back), else undefined: the proxy admits most requests this way, with no promise at all.
+   */
+  admitNow(options: AcquireOptions): Lease | undefined {
+    if (options.signal?.aborted) return undefined;
+    const now = this.deps.clock.now();
+    // No barging: a free slot goes to a newcomer only when nobody is queued for it.
+    if (this.queue.size !== 0 || !this.hasFreeSlot(now) || (this.holdable(options) && this.deps.parts.windows.holding(now))) return undefined;
+    const lease = this.admit(options.agentId, options.ttlMs, now, now);
+    this.deps.notify(true);
+    return lease;
+  }
+
   acquire(options: AcquireOptions): Promise<AcquireResult> {
     if (options.signal?.aborted) return Promise.resolve(ABORTED);
+    const lease = this.admitNow(options);
+    if (lease) return Promise.resolve({ ok: true, lease });
     const { windows } = this.deps.parts;
     const now = this.deps.clock.now();
-    // A resuming run already had its turn: the hold never holds it back (SPEC §8).
-    const holdable = options.resume !== true && windows.holdable(options.proxied === true, options.agentId);
-    // No barging: a free slot goes to a newcomer only when nobody is queued for it.
-    if (this.queue.size === 0 && this.hasFreeSlot(now) && !(holdable && windows.holding(now))) {
-      const lease = this.admit(options.agentId, options.ttlMs, now, now);
-      this.deps.notify(true);
-      return Promise.resolve({ ok: true, lease });
-    }
+    const holdable = this.holdable(options);
     const { timeoutMs } = options;
     if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.resolve(TIMED_OUT);
     const deadline = timeoutMs === undefined ? undefined : now + timeoutMs;
@@ -86,6 +95,11 @@ export class Admission implements WaiterOwner {
       return Promise.resolve(TIMED_OUT);
     }
     return this.wait(options, now, deadline, holdable);
+  }
+
+  // A resuming run already had its turn: the hold never holds it back (SPEC §8).
+  private holdable(options: AcquireOptions): boolean {
+    return options.resume !== true && this.deps.parts.windows.holdable(options.proxied === true, options.agentId);
   }
 
   // Apart from acquire() so that acquire has no closure: V8 would otherwise put its locals in

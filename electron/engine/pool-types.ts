@@ -100,6 +100,8 @@ export interface PersistedLease extends HeldLease {
 export interface ProviderPool {
   readonly providerId: string;
   acquire(options?: AcquireOptions): Promise<AcquireResult>;
+  /** The lease when a slot is free now with nobody queued; a shared provider's pool has none (Redis decides). */
+  admitNow?(options: AcquireOptions): Lease | undefined;
   /** false when the lease is not held (already released, expired, unknown). */
   release(leaseId: string, outcome: LeaseOutcome, retryAfterMs?: number): boolean;
   /** The admission could not be delivered (client left): the slot returns at once, no cooldown. */

@@ -102,6 +102,10 @@ class Pool implements ProviderPool {
     return this.admission.acquire(options);
   }
 
+  admitNow(options: AcquireOptions): Lease | undefined {
+    return this.disposed ? undefined : this.admission.admitNow(options);
+  }
+
   private notify(leasesChanged: boolean): void {
     if (leasesChanged) this.deps.onLeasesChange?.();
     this.deps.onChange?.();

@@ -5,9 +5,9 @@ import { randomUUID } from "node:crypto";
 import { tame } from "../../shared/tame";
 import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
 import type { AgentIdentity } from "../agents/agent-identity";
-import { endOnce, openExchange, type ExchangeEnd } from "../service/exchange-gate";
+import { endOnce, openExchange, type ExchangeEnd, type ExchangeStart } from "../service/exchange-gate";
 import type { HeadroomService } from "../service/headroom-service";
-import { startRide } from "./lease-ride";
+import { startRide, type Ride } from "./lease-ride";
 
 export type GateStart =
   | { kind: "admitted"; end: ExchangeEnd }
@@ -25,22 +25,29 @@ export interface GateRequest {
   rideOn?: string;
 }
 
-/** Throws the service's refusals (unknown_provider, unavailable) for the transport to word. */
-export async function openGate(service: HeadroomService, request: GateRequest): Promise<GateStart> {
+/**
+ * Throws the service's refusals (unknown_provider, unavailable) for the transport to word. A
+ * request of its own on a local route with a slot free starts at once, with no promise.
+ */
+export function openGate(service: HeadroomService, request: GateRequest): GateStart | Promise<GateStart> {
   const { providerId } = request;
   // The route key reaches the status, history and metrics: wire text, tamed (SPEC §6).
   const modelId = tame(request.modelId);
   const ride = request.rideOn === undefined ? undefined : startRide(service, request.rideOn, providerId);
-  if (!ride) {
-    const start = await openExchange(service, {
-      providerId,
-      modelId,
-      ...(request.agent === undefined ? {} : { agent: request.agent }),
-      watchClient: request.leaving,
-    });
-    return start.kind === "admitted" ? { kind: "admitted", end: start.exchange } : start;
-  }
+  if (ride) return rideGate(service, ride, providerId, modelId);
+  const start = openExchange(service, {
+    providerId,
+    modelId,
+    ...(request.agent === undefined ? {} : { agent: request.agent }),
+    watchClient: request.leaving,
+  });
+  return start instanceof Promise ? start.then(gateStartOf) : gateStartOf(start);
+}
 
+const gateStartOf = (start: ExchangeStart): GateStart => (start.kind === "admitted" ? { kind: "admitted", end: start.exchange } : start);
+
+/** On a lease the agent holds: the route is still checked and claimed; the slot is the lease's. */
+async function rideGate(service: HeadroomService, ride: Ride, providerId: string, modelId: string): Promise<GateStart> {
   const route: RouteKey = { targetId: providerId, runtimeId: "http", modelId };
   const run = { ...route, runId: randomUUID() };
   let admitted: RouteAdmission;

@@ -96,16 +96,14 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   };
   let start: GateStart;
   const modelId = input.pathModel ?? modelOf(held.peek());
-  const agent = await requestAgent(service, req, input.rideOn);
+  // Each await below is taken only when there is something to wait for: with the connection's
+  // process known and a slot free, the request goes upstream in the turn its body completed.
+  const found = requestAgent(service, req, input.rideOn);
+  const agent = found instanceof Promise ? await found : found;
   if (input.rideOn !== undefined) service.rode(input.rideOn, agent);
   try {
-    start = await openGate(service, {
-      providerId,
-      modelId,
-      agent,
-      leaving,
-      ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }),
-    });
+    const opened = openGate(service, { providerId, modelId, agent, leaving, ...(input.rideOn === undefined ? {} : { rideOn: input.rideOn }) });
+    start = opened instanceof Promise ? await opened : opened;
   } catch (error) {
     held.release();
     if (error instanceof ServiceError && error.code === "unknown_provider") {

@@ -4,7 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { homedir } from "node:os";
-import { identify, type AgentIdentity } from "../agents/agent-identity";
+import { identify, type AgentIdentity, type LocalProcess } from "../agents/agent-identity";
 import { ConnectionProcesses } from "../agents/connection-identity";
 import type { HeadroomService } from "../service/headroom-service";
 import { agentOf } from "./forward-headers";
@@ -17,10 +17,16 @@ export function connectionOpened(socket: Socket): void {
   processes.begin(socket);
 }
 
-export async function requestAgent(service: HeadroomService, req: IncomingMessage, rideOn?: string): Promise<AgentIdentity> {
+/** At once when the connection's process is known (every request after its first), else after the lookup. */
+export function requestAgent(service: HeadroomService, req: IncomingMessage, rideOn?: string): AgentIdentity | Promise<AgentIdentity> {
+  const found = processes.of(req.socket);
+  if (found instanceof Promise) return found.then((process) => identityOf(service, req, rideOn, process));
+  return identityOf(service, req, rideOn, found);
+}
+
+function identityOf(service: HeadroomService, req: IncomingMessage, rideOn: string | undefined, found: LocalProcess | undefined): AgentIdentity {
   const leaseAgent = rideOn === undefined ? undefined : service.leaseAgent(rideOn);
   const header = agentOf(req);
-  const found = await processes.of(req.socket);
   const userAgent = req.headers["user-agent"];
   return identify({
     ...(leaseAgent === undefined ? {} : { leaseAgent }),

@@ -94,6 +94,16 @@ export class AgentsService {
     }
   }
 
+  /** A slot taken at once (`admit` answers its lease, or undefined to queue): recorded as acquiring() would. */
+  admittedNow(providerId: string, asker: AgentIdentity | undefined, admit: (agentId: string | undefined) => string | undefined): string | undefined {
+    const leaseId = admit(asker?.name);
+    if (leaseId === undefined) return undefined;
+    const agent = asker ?? identify({});
+    this.tracker.admitted(this.tracker.asking(agent, providerId, this.deps.clock.now()), leaseId);
+    this.deps.onChange();
+    return leaseId;
+  }
+
   /** A lease ended (released, undelivered, expired). */
   leaseEnded(leaseId: string): void {
     this.tracker.ended(leaseId, this.deps.clock.now());

@@ -7,6 +7,7 @@ import { tame } from "../../shared/tame";
 import type { LeaseOutcome, RouteAdmission, RouteKey, RouteOutcome, RouteRefusal } from "../../shared/types";
 import type { AgentIdentity } from "../agents/agent-identity";
 import type { HeadroomService } from "./headroom-service";
+import type { RouteRun } from "./route-service";
 import { ServiceError } from "./service-error";
 
 /** What an exchange's ending says about the provider's slot and about the route. */
@@ -95,38 +96,64 @@ export type ExchangeStart =
   /** The client left before it could be admitted; nothing is held. */
   | { kind: "gone" };
 
-/** Throws the service's refusals (unknown_provider, unavailable) for the transport to word. */
-export async function openExchange(
+/**
+ * Throws the service's refusals (unknown_provider, unavailable) for the transport to word.
+ * A local route with a slot free answers at once, without a promise: most proxied requests
+ * (issue 27: ten awaits from body to slot cost the saturated proxy a tenth of its time).
+ */
+export function openExchange(
   service: HeadroomService,
   wire: ExchangeRequest,
   newRunId: () => string = randomUUID,
-): Promise<ExchangeStart> {
+): ExchangeStart | Promise<ExchangeStart> {
   // SPEC §6: a model name and an upstream's reason reach the status, history, log, /metrics and
   // CLI tamed (the proxy tames the agent header itself).
   const request = { ...wire, modelId: tame(wire.modelId) };
   const route: RouteKey = { targetId: request.providerId, runtimeId: "http", modelId: request.modelId };
   // A local route answers at once; a shared provider's route after a round trip to Redis.
-  const blocked = await service.routeBlocked(route);
-  if (blocked) return { kind: "refused", route, block: blocked };
+  const blocked = service.routeBlocked(route);
+  if (blocked instanceof Promise) return blocked.then((block) => (block ? refused(route, block) : queued(service, request, route, newRunId)));
+  if (blocked) return refused(route, blocked);
+  const leaseId = service.acquireNow(request.providerId, request.agent);
+  if (leaseId === undefined) return queued(service, request, route, newRunId);
+  return claimRoute(service, leaseId, route, newRunId());
+}
 
+const refused = (route: RouteKey, block: RouteRefusal): ExchangeStart => ({ kind: "refused", route, block });
+
+/** No slot free now (or a shared provider): wait FIFO for one, then claim the route. */
+async function queued(service: HeadroomService, request: ExchangeRequest, route: RouteKey, newRunId: () => string): Promise<ExchangeStart> {
   const leaseId = await takeSlot(service, request);
   if (leaseId === undefined) return { kind: "gone" };
+  return claimRoute(service, leaseId, route, newRunId());
+}
 
-  const runId = newRunId();
+/** The slot is held: claim the route (a local one at once), or hand the slot back unused. */
+function claimRoute(service: HeadroomService, leaseId: string, route: RouteKey, runId: string): ExchangeStart | Promise<ExchangeStart> {
   const run = { ...route, runId };
-  let admitted: RouteAdmission;
+  let admitted: RouteAdmission | Promise<RouteAdmission>;
   try {
-    admitted = await service.routeAdmit(run);
+    admitted = service.routeAdmit(run);
   } catch (error) {
     service.undelivered(leaseId); // the host closed while the slot was being claimed
     throw error;
   }
+  if (!(admitted instanceof Promise)) return started(service, leaseId, route, run, admitted);
+  return admitted.then(
+    (answer) => started(service, leaseId, route, run, answer),
+    (error: unknown) => {
+      service.undelivered(leaseId);
+      throw error;
+    },
+  );
+}
+
+function started(service: HeadroomService, leaseId: string, route: RouteKey, run: RouteRun, admitted: RouteAdmission): ExchangeStart {
   if (!admitted.admitted) {
     // The route closed its door while we queued: the slot was never used, so no cooldown.
     service.undelivered(leaseId);
-    return { kind: "refused", route, block: admitted.block };
+    return refused(route, admitted.block);
   }
-
   const end = endOnce({
     finish: (verdict) => {
       releaseLease(service, leaseId, verdict);

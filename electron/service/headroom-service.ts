@@ -224,13 +224,14 @@ export class HeadroomService implements OperationService {
 
   // ── leases (electron/service/lease-service.ts) ─────────────────────────────
 
-  // Releases, undelivered admissions and rides are accepted while closing: a slot is never
-  // stranded by shutdown.
+  // Releases, undelivered admissions and rides are accepted while closing: a slot is never stranded.
 
   /** `agent`: who asks, as the proxy found out (SPEC §9); an API lease is its `agentId`. */
   acquire(input: AcquireInput & { agent?: AgentIdentity }): Promise<Admission> {
     return this.agentBook.acquiring(input, (ask) => this.leaseService.acquire(ask));
   }
+  /** A proxied request's lease when a slot is free now with nobody queued (a local provider), with no promise; else undefined. */
+  acquireNow(providerId: string, agent?: AgentIdentity): string | undefined { return this.agentBook.admittedNow(providerId, agent, (agentId) => this.leaseService.admitNow(providerId, agentId)); }
   undelivered(leaseId: string): void {
     this.leaseService.undelivered(leaseId);
     this.agentBook.leaseEnded(leaseId);
@@ -287,7 +288,6 @@ export class HeadroomService implements OperationService {
   // ── routes (electron/service/route-service.ts) ─────────────────────────────
 
   // A route whose target is a shared provider answers once Redis has; a local one at once.
-
   routeAdmit(input: Input<"routeAdmit">): RouteAnswer<RouteAdmission> { return this.routeService.admit(input); }
   routeBlocked(route: RouteKey): RouteAnswer<RouteRefusal | undefined> { return this.routeService.blocked(route); }
   routeOutcome(input: Input<"routeOutcome">): RouteAnswer<RouteEntry> { return this.routeService.outcome(input); }

@@ -129,6 +129,22 @@ export class LeaseService {
     };
   }
 
+  /**
+   * A proxied request's slot when one is free now (a local provider, nobody queued), held and
+   * counted as acquire() would, with no promise; undefined when it must queue or Redis decides.
+   */
+  admitNow(providerId: string, agentId: string | undefined): string | undefined {
+    this.deps.assertOpen();
+    const provider = this.deps.providers.require(providerId);
+    const options: AcquireOptions = { proxied: true, nearResetMs: nearResetMs(provider) };
+    if (agentId !== undefined) options.agentId = agentId;
+    const lease = provider.pool.admitNow?.(options);
+    if (!lease) return undefined;
+    this.book.hold(lease.leaseId, providerId);
+    this.deps.meter.admitted(providerId, 0);
+    return lease.leaseId;
+  }
+
   /** Waits in the provider's queue; a provider shared or made local meanwhile queues the waiter again on its new pool. */
   private async admission(input: AcquireInput, askedAt: number): Promise<AcquireResult> {
     const { providers, clock, budgets } = this.deps;

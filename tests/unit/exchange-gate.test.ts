@@ -9,6 +9,7 @@ import { HeadroomService } from "../../electron/service/headroom-service";
 import { openSettings } from "../../electron/settings/settings-store";
 import { createFakeClock, type FakeClock } from "../support/fake-clock";
 import { flush } from "../support/pool-harness";
+import { identify, type AgentIdentity } from "../../electron/agents/agent-identity";
 
 let dir: string;
 let clock: FakeClock;
@@ -28,8 +29,9 @@ afterEach(() => {
 });
 
 const route = { targetId: "anthropic", runtimeId: "http", modelId: "claude" };
-const open = (signal = new AbortController().signal) =>
-  openExchange(service, { providerId: "anthropic", modelId: "claude", watchClient: () => ({ signal, stop: () => undefined }) }, () => `run-${++ids}`);
+const openNow = (signal = new AbortController().signal, agent?: AgentIdentity) =>
+  openExchange(service, { providerId: "anthropic", modelId: "claude", watchClient: () => ({ signal, stop: () => undefined }), ...(agent ? { agent } : {}) }, () => `run-${++ids}`);
+const open = (signal?: AbortSignal) => Promise.resolve(openNow(signal));
 
 function admitted(start: ExchangeStart): AdmittedExchange {
   if (start.kind !== "admitted") throw new Error(`expected an admission, got ${start.kind}`);
@@ -51,6 +53,25 @@ describe("an exchange through the gate", () => {
     clock.advance(350);
     await flush();
     expect(second?.kind).toBe("admitted");
+  });
+
+  test("a free slot on a local route is taken at once, counted for its agent like a queued one", async () => {
+    const agent = identify({ header: "reviewer" });
+    const start = openNow(undefined, agent);
+    // No promise: the proxy forwards in the same turn of the loop (issue 27).
+    expect(start).not.toBeInstanceOf(Promise);
+    const exchange = admitted(start as ExchangeStart);
+    expect(service.statusOf("anthropic")).toMatchObject({ active: 1, queued: 0 });
+    expect(service.agents().agents).toEqual([expect.objectContaining({ key: "reviewer", providerId: "anthropic", state: "running" })]);
+    expect(service.leaseAgent(exchange.leaseId)).toBe("reviewer");
+    // The slot is taken: the next one must queue, so it is a promise.
+    const leaving = new AbortController();
+    const next = openNow(leaving.signal);
+    expect(next).toBeInstanceOf(Promise);
+    leaving.abort();
+    expect(await next).toEqual({ kind: "gone" });
+    exchange.finish({ lease: "success", route: "success" });
+    expect(service.agents().agents.find((seen) => seen.key === "reviewer")).toMatchObject({ state: "idle" });
   });
 
   test("a blocked route is refused at once and takes no slot", async () => {
