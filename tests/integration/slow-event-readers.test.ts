@@ -52,11 +52,15 @@ test("a client that never reads is dropped with the host's memory bounded; a rea
     await Promise.all([s.client.setCooldown("p0", ++cooldown), churnHistory(s, 10)]);
     cycles += 10;
   }
+  // What the host had sent by then: the reading client has it all (it reads as it comes).
+  const sent = reader.bytes();
   const grown = (await rssOf(s.pid)) - before;
   const received = await stalled.drain();
   // Host memory is measured with 100 such clients in `npm run bench` (RSS is too noisy for one).
-  console.log(`dropped after ${cycles} route cycles and ${cooldown} status changes: ${received} bytes had reached it; host RSS +${(grown / 1e6).toFixed(1)} MB`);
-  expect(received).toBeLessThan(cooldown * 200_000);
+  console.log(`dropped after ${cycles} route cycles and ${cooldown} status changes: ${received} of ${sent} bytes had reached it; host RSS +${(grown / 1e6).toFixed(1)} MB`);
+  // Dropped, not fed: what never left the host was thrown away with the connection. (A slow
+  // host may drop it already during the warm-up, before any status change: the same holds.)
+  expect(received).toBeLessThan(sent - 500_000);
 
   // The reading client was never dropped and got each event once, in deltas, never the whole
   // history again: its own list, newest first, is what GET /history holds.
