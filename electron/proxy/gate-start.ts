@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { tame } from "../../shared/tame";
 import type { RouteAdmission, RouteKey, RouteRefusal } from "../../shared/types";
 import type { AgentIdentity } from "../agents/agent-identity";
-import { endOnce, openExchange, type ExchangeEnd, type ExchangeStart } from "../service/exchange-gate";
+import { EndsOnce, openExchange, type ExchangeEnd, type ExchangeStart, type ExchangeVerdict } from "../service/exchange-gate";
+import type { RouteRun } from "../service/route-service";
 import type { HeadroomService } from "../service/headroom-service";
 import { startRide, type Ride } from "./lease-ride";
 
@@ -62,20 +63,31 @@ async function rideGate(service: HeadroomService, ride: Ride, providerId: string
     ride.end();
     return { kind: "refused", route, block: admitted.block };
   }
-  const end = endOnce({
-    finish: (verdict) => {
-      ride.end(verdict.lease === "rate_limited" ? verdict : undefined);
-      service.settleRoute(run, verdict);
-    },
-    cancel: () => {
-      ride.end();
-      service.settleRoute(run, { route: "release" });
-    },
-    applyNow: (verdict) => {
-      if (verdict.lease === "rate_limited") ride.rateLimited(verdict.retryAfterMs);
-      service.settleRoute(run, verdict);
-    },
-    releaseAfterApplied: () => ride.end(),
-  });
-  return { kind: "admitted", end };
+  return { kind: "admitted", end: new RideExchange(service, ride, run) };
+}
+
+/** An exchange riding on a lease: its end ends the ride (a 429 pausing as the lease's release would). */
+class RideExchange extends EndsOnce {
+  constructor(
+    private readonly service: HeadroomService,
+    private readonly ride: Ride,
+    private readonly run: RouteRun,
+  ) {
+    super();
+  }
+  protected finished(verdict: ExchangeVerdict): void {
+    this.ride.end(verdict.lease === "rate_limited" ? verdict : undefined);
+    this.service.settleRoute(this.run, verdict);
+  }
+  protected cancelled(): void {
+    this.ride.end();
+    this.service.settleRoute(this.run, { route: "release" });
+  }
+  protected appliedNow(verdict: ExchangeVerdict): void {
+    if (verdict.lease === "rate_limited") this.ride.rateLimited(verdict.retryAfterMs);
+    this.service.settleRoute(this.run, verdict);
+  }
+  protected releaseAfterApplied(): void {
+    this.ride.end();
+  }
 }

@@ -24,15 +24,29 @@ export function requestAgent(service: HeadroomService, req: IncomingMessage, rid
   return identityOf(service, req, rideOn, found);
 }
 
+/** The connection's last identity and what it was made of: its next request asks the same, mostly. */
+interface Remembered {
+  leaseAgent: string | undefined;
+  header: string | undefined;
+  userAgent: string | undefined;
+  found: LocalProcess | undefined;
+  identity: AgentIdentity;
+}
+const lastOf = new WeakMap<Socket, Remembered>();
+
 function identityOf(service: HeadroomService, req: IncomingMessage, rideOn: string | undefined, found: LocalProcess | undefined): AgentIdentity {
   const leaseAgent = rideOn === undefined ? undefined : service.leaseAgent(rideOn);
   const header = agentOf(req);
   const userAgent = req.headers["user-agent"];
-  return identify({
+  const last = lastOf.get(req.socket);
+  if (last && last.leaseAgent === leaseAgent && last.header === header && last.userAgent === userAgent && last.found === found) return last.identity;
+  const identity = identify({
     ...(leaseAgent === undefined ? {} : { leaseAgent }),
     ...(header === undefined ? {} : { header }),
     ...(found === undefined ? {} : { process: found }),
     ...(userAgent === undefined ? {} : { userAgent }),
     home,
   });
+  lastOf.set(req.socket, { leaseAgent, header, userAgent, found, identity });
+  return identity;
 }

@@ -11,7 +11,7 @@ import type { RouteRun } from "./route-service";
 import { ServiceError } from "./service-error";
 
 /** What an exchange's ending says about the provider's slot and about the route. */
-interface ExchangeVerdict {
+export interface ExchangeVerdict {
   lease: LeaseOutcome;
   retryAfterMs?: number;
   /** "release" hands a probe claim back: the run said nothing about the route. */
@@ -56,38 +56,71 @@ export interface AdmittedExchange extends ExchangeEnd {
   readonly route: RouteKey;
 }
 
-/** How one exchange settles: its whole outcome, nothing sent, an in-band outcome now, or the end after one. */
-export interface ExchangeSettlers {
-  finish(verdict: ExchangeVerdict): void;
-  cancel(): void;
-  /** The in-band outcome (a 429's pause, a route failure), while the exchange keeps its slot. */
-  applyNow(verdict: ExchangeVerdict): void;
-  /** The end after an in-band outcome: free what is held, with no second outcome. */
-  releaseAfterApplied(): void;
-}
-
 /**
  * An exchange ends once: whichever of finish and cancel comes first settles it, the other does
- * nothing; an in-band outcome counts at most once, and then the end only frees the slot.
+ * nothing; an in-band outcome counts at most once, and then the end only frees the slot. A class
+ * rather than closures: every proxied request makes one (issue 27).
  */
-export function endOnce(settlers: ExchangeSettlers): ExchangeEnd {
-  let settled = false;
-  let applied = false;
-  const once = (settle: () => void) => {
-    if (settled) return;
-    settled = true;
-    if (applied) settlers.releaseAfterApplied();
-    else settle();
-  };
-  return {
-    finish: (verdict) => once(() => settlers.finish(verdict)),
-    cancel: () => once(() => settlers.cancel()),
-    applyNow: (verdict) => {
-      if (settled || applied) return;
-      applied = true;
-      settlers.applyNow(verdict);
-    },
-  };
+export abstract class EndsOnce implements ExchangeEnd {
+  private settled = false;
+  private applied = false;
+
+  finish(verdict: ExchangeVerdict): void {
+    if (this.settling()) this.finished(verdict);
+  }
+  cancel(): void {
+    if (this.settling()) this.cancelled();
+  }
+  applyNow(verdict: ExchangeVerdict): void {
+    if (this.settled || this.applied) return;
+    this.applied = true;
+    this.appliedNow(verdict);
+  }
+
+  /** true when this end is the one to settle; after an in-band outcome it only frees what is held. */
+  private settling(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    if (!this.applied) return true;
+    this.releaseAfterApplied();
+    return false;
+  }
+
+  /** The whole outcome: settle the slot (or the ride) and the route. */
+  protected abstract finished(verdict: ExchangeVerdict): void;
+  /** Nothing was sent: the slot returns at once and the claim goes back. */
+  protected abstract cancelled(): void;
+  /** The in-band outcome (a 429's pause, a route failure), while the exchange keeps its slot. */
+  protected abstract appliedNow(verdict: ExchangeVerdict): void;
+  /** The end after an in-band outcome: free what is held, with no second outcome. */
+  protected abstract releaseAfterApplied(): void;
+}
+
+/** An exchange on a slot of the provider's pool, with its route claimed. */
+class SlotExchange extends EndsOnce implements AdmittedExchange {
+  constructor(
+    private readonly service: HeadroomService,
+    readonly leaseId: string,
+    readonly route: RouteKey,
+    private readonly run: RouteRun,
+  ) {
+    super();
+  }
+  protected finished(verdict: ExchangeVerdict): void {
+    releaseLease(this.service, this.leaseId, verdict);
+    this.service.settleRoute(this.run, verdict);
+  }
+  protected cancelled(): void {
+    this.service.undelivered(this.leaseId);
+    this.service.settleRoute(this.run, { route: "release" });
+  }
+  protected appliedNow(verdict: ExchangeVerdict): void {
+    if (verdict.lease === "rate_limited") this.service.rideRateLimited(this.leaseId, verdict.retryAfterMs);
+    this.service.settleRoute(this.run, verdict);
+  }
+  protected releaseAfterApplied(): void {
+    releaseLease(this.service, this.leaseId, { lease: "abandoned", route: "release" });
+  }
 }
 
 export type ExchangeStart =
@@ -154,22 +187,7 @@ function started(service: HeadroomService, leaseId: string, route: RouteKey, run
     service.undelivered(leaseId);
     return refused(route, admitted.block);
   }
-  const end = endOnce({
-    finish: (verdict) => {
-      releaseLease(service, leaseId, verdict);
-      service.settleRoute(run, verdict);
-    },
-    cancel: () => {
-      service.undelivered(leaseId);
-      service.settleRoute(run, { route: "release" });
-    },
-    applyNow: (verdict) => {
-      if (verdict.lease === "rate_limited") service.rideRateLimited(leaseId, verdict.retryAfterMs);
-      service.settleRoute(run, verdict);
-    },
-    releaseAfterApplied: () => releaseLease(service, leaseId, { lease: "abandoned", route: "release" }),
-  });
-  return { kind: "admitted", exchange: { leaseId, route, ...end } };
+  return { kind: "admitted", exchange: new SlotExchange(service, leaseId, route, run) };
 }
 
 /** The slot's lease id, or undefined when the client left while it queued. */
