@@ -3,7 +3,7 @@
 import { afterEach, expect, test } from "vitest";
 import { ApiError } from "../../shared/api-client";
 import { readingClient } from "../support/event-readers";
-import type { IncomingMessage } from "node:http";
+import { Agent, request, type IncomingMessage } from "node:http";
 import { openRequest, post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 
 let h: ProxyHarness | undefined;
@@ -110,4 +110,34 @@ test("malformed usage from upstream never breaks the stream, and odd names arriv
   const evil = (await h.client.agents()).agents.find((agent) => agent.label !== "other")!;
   expect(evil.label).toMatch(/^evil\S?\?$/); // the sequence is replaced whole (the client may send it as UTF-8)
   expect(JSON.stringify(evil)).not.toMatch(/[\u0080-\u009f]/);
+});
+
+test("requests on one kept-alive connection are each their own header's agent", async () => {
+  h = await startProxyHarness({ fake: { events: 1, eventDelayMs: 0 } });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (headers: Record<string, string>) =>
+    new Promise<boolean>((resolve, reject) => {
+      const body = JSON.stringify(message());
+      const req = request(`${h!.base}/v1/messages`, { method: "POST", agent, headers: { "content-type": "application/json", ...headers } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(req.reusedSocket));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  try {
+    await send({ "x-headroom-agent": "reviewer", "user-agent": "tool/1" });
+    // The proxy remembers the connection's identity: a changed header must still be seen.
+    expect(await send({ "x-headroom-agent": "reviewer", "user-agent": "tool/1" })).toBe(true);
+    expect(await send({ "x-headroom-agent": "fixer", "user-agent": "tool/1" })).toBe(true);
+    expect(await send({ "user-agent": "tool/1" })).toBe(true);
+  } finally {
+    agent.destroy();
+  }
+  const { agents } = await h.client.agents();
+  expect(agents.map((seen) => [seen.label, seen.requests]).sort()).toEqual([
+    ["fixer", 1],
+    ["reviewer", 2],
+    ["tool", 1],
+  ]);
 });
