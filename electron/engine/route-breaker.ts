@@ -44,6 +44,8 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
   let settings: BreakerSettings = { ...deps.settings };
   const maxRoutes = deps.maxRoutes ?? MAX_ROUTES;
   const routes = new Map<string, Route>();
+  /** The id last in `routes` (the most recently used), which need not move again. */
+  let newest: string | undefined;
   let disposed = false;
 
   const changed = () => deps.onChange?.();
@@ -67,13 +69,18 @@ export function createRouteBreaker(deps: BreakerDeps): RouteBreaker {
     const id = keyOf(key);
     let route = routes.get(id);
     if (route) {
-      routes.delete(id);
-      routes.set(id, route);
+      // Most recently used last; the proxy asks three times per request, mostly for the same route.
+      if (id !== newest) {
+        routes.delete(id);
+        routes.set(id, route);
+        newest = id;
+      }
       return refresh(route);
     }
     route = blank(key);
     if (record) {
       routes.set(id, route);
+      newest = id;
       if (routes.size > maxRoutes) forgetOldestClosed();
     }
     return route;

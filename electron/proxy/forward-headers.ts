@@ -34,6 +34,9 @@ const dropsOf = (names: Iterable<string>): Drops => {
   return { names: set, lengths: new Set([...set].map((name) => name.length)) };
 };
 
+/** A Connection value that names only headers dropped anyway (or none). */
+const ONLY_HOP_BY_HOP = /^[\t ,]*(?:(?:keep-alive|close)[\t ,]*)*$/i;
+
 // rawHeaders in, rawHeaders out: names keep their case, repeated headers their order, and no
 // header object is built per request (Node's request and writeHead take this flat form).
 // Only a name as long as one to drop is lower-cased (once); the headers a Connection header
@@ -48,7 +51,8 @@ function endToEnd(raw: string[], drops: Drops): string[] {
       out.push(name, raw[i + 1]!);
       continue;
     }
-    if (lower === "connection") (connection ??= []).push(raw[i + 1]!);
+    // "keep-alive" and "close", what nearly every client sends, name nothing left to drop.
+    if (lower === "connection" && !ONLY_HOP_BY_HOP.test(raw[i + 1]!)) (connection ??= []).push(raw[i + 1]!);
   }
   if (!connection) return out;
   const named = new Set(connection.flatMap((value) => value.split(",").map((token) => token.trim().toLowerCase())));

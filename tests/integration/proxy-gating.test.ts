@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterEach, expect, test } from "vitest";
 import { eventually, rawRequest } from "../support/test-host";
 import { openRequest, post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
@@ -121,4 +122,27 @@ test("hostInfo names the proxy, and stopping the host cuts in-flight streams and
   await ended;
   expect(h.host.service.status().providers[0]).toMatchObject({ active: 0 });
   await eventually(() => expect(h!.fake.stats.inFlight).toBe(0));
+});
+
+test("a gated request's credentials reach the provider; hop-by-hop headers and those its Connection names do not", async () => {
+  h = await startProxyHarness({ fake: { events: 1, eventDelayMs: 0 } });
+  // node:http, not fetch: fetch refuses to send a Connection header of its own.
+  const send = (headers: Record<string, string>) =>
+    new Promise<{ status: number }>((resolve, reject) => {
+      const all = { "content-type": "application/json", "x-api-key": "sk-pass", "x-trace": "t1", ...headers };
+      const req = request(`${h!.base}/v1/messages`, { method: "POST", headers: all }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(message));
+    });
+  expect((await send({ connection: "keep-alive, X-Trace", "keep-alive": "timeout=5" })).status).toBe(200);
+  expect(h.fake.stats.lastHeaders).toMatchObject({ "x-api-key": "sk-pass" });
+  expect(h.fake.stats.lastHeaders).not.toHaveProperty("x-trace");
+  expect(h.fake.stats.lastHeaders).not.toHaveProperty("keep-alive");
+  // What nearly every client sends names nothing else: every end-to-end header goes on.
+  expect((await send({ connection: "Keep-Alive", "keep-alive": "timeout=5" })).status).toBe(200);
+  expect(h.fake.stats.lastHeaders).toMatchObject({ "x-api-key": "sk-pass", "x-trace": "t1" });
+  expect(h.fake.stats.lastHeaders).not.toHaveProperty("keep-alive");
 });
