@@ -6,7 +6,7 @@ import { requestHeaders, responseHeaders } from "./forward-headers";
 import { sendProxyError, type ErrorFlavor } from "./proxy-errors";
 import { DEFAULT_BODY_TIMEOUT_MS, MAX_PROXY_BODY_BYTES, refuseBody, tooLargeError } from "./request-body";
 import { unreachedBy } from "./unreached";
-import type { LoopPressure } from "./loop-pressure";
+import { atEndOfTurn, type LoopPressure } from "./loop-pressure";
 
 /**
  * How an exchange ended, for the gating decision. `status` is set once upstream answered;
@@ -116,7 +116,7 @@ export function forward(upstreams: Upstreams, input: ForwardInput, onEnd: (end: 
     });
     // Saturated, the answer goes out at the end of the loop's turn with the others (loop-pressure.ts);
     // a client gone meanwhile is seen by res "close", which cuts the upstream.
-    if (input.pressure?.saturated()) setImmediate(relay, incoming);
+    if (input.pressure?.saturated()) atEndOfTurn(relay, incoming);
     else relay(incoming);
   });
   const relay = (incoming: IncomingMessage) => {

@@ -22,7 +22,7 @@ import { noteAnswerHead, noteUnreached } from "./upstream-notes";
 import { ErrorAnswer } from "./error-answer";
 import { streamErrorVerdict, verdictOf } from "./upstream-verdict";
 import { usedUpError, WindowObserver } from "./window-observer";
-import type { LoopPressure } from "./loop-pressure";
+import { atEndOfTurn, type LoopPressure } from "./loop-pressure";
 
 export interface GatedInput {
   service: HeadroomService;
@@ -193,7 +193,7 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
         };
         forward(input.upstreams, { req, res, target, flavor, label, timeoutMs, body: held.take(), observe, pressure: input.pressure }, (ending) => {
           // Saturated, the books are settled at the end of the loop's turn, after the bytes.
-          if (input.pressure.saturated()) setImmediate(settle, ending);
+          if (input.pressure.saturated()) atEndOfTurn(settle, ending);
           else settle(ending);
         });
       } catch (error) {
@@ -204,7 +204,7 @@ function run(input: GatedInput, held: HeldBody, end: ExchangeEnd, who: { agent: 
         reject(error);
       }
     };
-    if (input.pressure.saturated()) setImmediate(go);
+    if (input.pressure.saturated()) atEndOfTurn(go, undefined);
     else go();
   });
 }

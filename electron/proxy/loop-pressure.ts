@@ -33,3 +33,35 @@ export class EventLoopPressure implements LoopPressure {
     return this.busy;
   }
 }
+
+// What is deferred to the end of the turn, as parallel lists (no closure per call).
+let calls: Array<(arg: never) => void> = [];
+let args: unknown[] = [];
+
+/**
+ * Runs `fn(arg)` at the end of the loop's turn, in order with everything else deferred in
+ * this turn: one setImmediate per turn rather than one per request and step. A call that
+ * throws does not keep the others from running (a slot would never come back); its error is
+ * thrown on its own, as from its own setImmediate.
+ */
+export function atEndOfTurn<T>(fn: (arg: T) => void, arg: T): void {
+  if (calls.length === 0) setImmediate(runDeferred);
+  calls.push(fn as (arg: never) => void);
+  args.push(arg);
+}
+
+function runDeferred(): void {
+  const due = calls;
+  const dueArgs = args;
+  calls = [];
+  args = [];
+  for (let i = 0; i < due.length; i++) {
+    try {
+      due[i]!(dueArgs[i] as never);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
+    }
+  }
+}

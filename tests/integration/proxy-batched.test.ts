@@ -3,7 +3,7 @@
 // must be gated, streamed, counted and released exactly like one sent at once: here every
 // request and answer is batched.
 import { afterEach, expect, test } from "vitest";
-import { EventLoopPressure } from "../../electron/proxy/loop-pressure";
+import { atEndOfTurn, EventLoopPressure } from "../../electron/proxy/loop-pressure";
 import { eventually, sleep } from "../support/test-host";
 import { openRequest, post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 
@@ -63,4 +63,33 @@ test("the loop reads as saturated only while it is busy", async () => {
   expect(pressure.saturated()).toBe(true);
   await sleep(150); // idle: waiting is not work
   expect(pressure.saturated()).toBe(false);
+});
+
+test("what is deferred runs at the end of the turn, in order, and one that throws does not hold back the rest", async () => {
+  const ran: string[] = [];
+  const thrown: unknown[] = [];
+  const onUncaught = (error: unknown) => thrown.push(error);
+  // vitest's own listener would fail the run: ours alone sees the one thrown on purpose.
+  const theirs = process.listeners("uncaughtException");
+  process.removeAllListeners("uncaughtException");
+  process.on("uncaughtException", onUncaught);
+  try {
+    atEndOfTurn((name) => ran.push(name), "first");
+    atEndOfTurn(() => {
+      throw new Error("a broken settle");
+    }, undefined);
+    atEndOfTurn((name) => {
+      ran.push(name);
+      atEndOfTurn((later) => ran.push(later), "next turn");
+    }, "third");
+    ran.push("now");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(["now", "first", "third"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(["now", "first", "third", "next turn"]);
+    expect(thrown).toEqual([new Error("a broken settle")]);
+  } finally {
+    process.off("uncaughtException", onUncaught);
+    for (const listener of theirs) process.on("uncaughtException", listener);
+  }
 });
