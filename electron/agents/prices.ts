@@ -38,6 +38,20 @@ const HOST_FAMILIES: readonly (readonly [RegExp, PriceFamily])[] = [
  * as that vendor).
  */
 export function priceFamily(host: string | undefined, format: PathFormat): PriceFamily {
+  // Asked once per proxied answer, of the few upstreams a user has: remembered per host and format.
+  const key = `${format} ${host ?? ""}`;
+  let family = familyOf.get(key);
+  if (family === undefined) {
+    if (familyOf.size >= MAX_REMEMBERED_HOSTS) familyOf.clear();
+    familyOf.set(key, (family = familyOfHost(host, format)));
+  }
+  return family;
+}
+
+const MAX_REMEMBERED_HOSTS = 256;
+const familyOf = new Map<string, PriceFamily>();
+
+function familyOfHost(host: string | undefined, format: PathFormat): PriceFamily {
   const name = host?.toLowerCase().replace(/:\d+$/, "");
   if (name) for (const [pattern, family] of HOST_FAMILIES) if (pattern.test(name)) return family;
   return format === "openai" ? "other" : format;
