@@ -27,6 +27,8 @@ const entryKey = (key: string, providerId: string) => `${providerId}\u0000${key}
 
 export class AgentTracker {
   private readonly seen = new Map<string, Seen>();
+  /** The entry last in `seen`, which need not move again. */
+  private newest: string | undefined;
   private readonly leases = new Map<string, string>();
 
   /** An agent asks for a slot; returns the handle the other calls take. */
@@ -34,12 +36,17 @@ export class AgentTracker {
     const id = entryKey(identity.key, providerId);
     const known = this.seen.get(id);
     if (known) {
-      this.seen.delete(id); // re-inserted last: the map stays in order of last sight
+      // Re-inserted last, so the map stays in order of last sight (an agent at work asks again and again).
+      if (id !== this.newest) {
+        this.seen.delete(id);
+        this.seen.set(id, known);
+        this.newest = id;
+      }
       known.lastSeenAt = now;
       known.identity = identity;
-      this.seen.set(id, known);
     } else {
       this.seen.set(id, { identity, providerId, since: now, lastSeenAt: now, waiting: 0 });
+      this.newest = id;
       if (this.seen.size > MAX_AGENTS) this.forget(now, true);
     }
     return id;
@@ -86,6 +93,7 @@ export class AgentTracker {
     seen.identity = identity;
     this.seen.delete(id);
     this.seen.set(next, seen);
+    this.newest = next;
     for (const [lease, holder] of this.leases) if (holder === id) this.leases.set(lease, next);
   }
 
@@ -165,7 +173,10 @@ export class AgentTracker {
   private restored(providerId: string, agentId: string | undefined, admittedAt: number): string {
     const identity = identify({ ...(agentId === undefined ? {} : { leaseAgent: agentId }) });
     const id = entryKey(identity.key, providerId);
-    if (!this.seen.has(id)) this.seen.set(id, { identity, providerId, since: admittedAt, lastSeenAt: admittedAt, waiting: 0 });
+    if (!this.seen.has(id)) {
+      this.seen.set(id, { identity, providerId, since: admittedAt, lastSeenAt: admittedAt, waiting: 0 });
+      this.newest = id;
+    }
     return id;
   }
 

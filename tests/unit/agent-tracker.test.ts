@@ -49,3 +49,17 @@ test("a lease restored after a restart shows as its own agent", () => {
   const pools = [{ providerId: "anthropic", held: [{ leaseId: "old", agentId: "nightly", admittedAt: 100 }], waiting: [] }];
   expect(tracker.entries(200, pools, none)).toEqual([expect.objectContaining({ label: "nightly", state: "running", since: 100 })]);
 });
+
+test("past 20,000 agents the one seen longest ago goes first; one that asked again is seen anew", () => {
+  const tracker = new AgentTracker();
+  const named = (name: string) => identify({ header: name });
+  tracker.asking(named("first"), "anthropic", 0);
+  tracker.asking(named("second"), "anthropic", 1);
+  tracker.asking(named("second"), "anthropic", 2); // already the latest: stays where it is
+  tracker.asking(named("first"), "anthropic", 3); // now seen after "second"
+  for (let i = 0; i < 19_999; i++) tracker.asking(named(`agent-${i}`), "anthropic", 4);
+  const labels = new Set(tracker.entries(5, [], none).map((entry) => entry.label));
+  expect(labels.size).toBe(20_000);
+  expect(labels.has("first")).toBe(true);
+  expect(labels.has("second")).toBe(false);
+});
