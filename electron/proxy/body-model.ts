@@ -71,6 +71,13 @@ function valueEnd(body: Buffer, at: number): number {
   return -1;
 }
 
+/** The value spanning [at, end): a plain string (no escape, no control character) is read as is, anything else parsed. */
+function modelValue(body: Buffer, at: number, end: number): unknown {
+  if (body[at] !== QUOTE) return JSON.parse(body.toString("utf8", at, end));
+  for (let i = at + 1; i < end - 1; i++) if (body[i]! < 0x20 || body[i] === BACKSLASH) return JSON.parse(body.toString("utf8", at, end));
+  return body.toString("utf8", at + 1, end - 1);
+}
+
 /** The top-level `model` (the last one, as JSON.parse would take), decoding only keys and that value. */
 function scannedModel(body: Buffer): unknown {
   let at = skipSpace(body, 0);
@@ -90,7 +97,7 @@ function scannedModel(body: Buffer): unknown {
       const end = valueEnd(body, at);
       if (end < 0) return undefined;
       // A model longer than the limit is "unknown" whatever it says: not decoded.
-      if (isModel) model = end - at <= MAX_MODEL_LENGTH * 6 + 2 ? JSON.parse(body.toString("utf8", at, end)) : undefined;
+      if (isModel) model = end - at <= MAX_MODEL_LENGTH * 6 + 2 ? modelValue(body, at, end) : undefined;
       at = skipSpace(body, end);
       if (body[at] === COMMA) at = skipSpace(body, at + 1);
       else if (body[at] !== 0x7d) return undefined;
