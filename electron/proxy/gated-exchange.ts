@@ -128,7 +128,9 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();
   // A daily budget reached while it queued (SPEC §9): the slot goes back unused, refused like the rest.
-  const late = service.windowRefusal(providerId);
+  // Not the window: its admission was the window's verdict, and a shared provider's pause read
+  // on this host's clock may still show for a moment after Redis let the reset's probe in.
+  const late = service.budgetRefusal(providerId);
   if (late) {
     held.release();
     start.end.cancel();

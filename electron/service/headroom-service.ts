@@ -267,6 +267,8 @@ export class HeadroomService implements OperationService {
   windowRefusal(providerId: string, waitable = false): ProxyRefusal | undefined {
     return this.upstream.windowRefusal(providerId, waitable) ?? this.budgets.refusal(providerId);
   }
+  /** A daily budget reached (SPEC §9), without the window: a request its pool (or Redis) admitted is past the window's verdict. */
+  budgetRefusal(providerId: string): ProxyRefusal | undefined { return this.budgets.refusal(providerId); }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────
@@ -294,9 +296,7 @@ export class HeadroomService implements OperationService {
   routeRelease(input: Input<"routeRelease">): RouteAnswer<RouteEntry> { return this.routeService.release(input); }
   routeReset(route: Input<"routeReset">): RouteAnswer<RouteEntry> { return this.routeService.reset(route); }
   /** The proxy's report when an exchange ends: never throws, accepted while closing; the reason is tamed wire text (SPEC §6). */
-  settleRoute(run: RouteRun, verdict: RouteVerdict): void {
-    this.routeService.settle(run, verdict.reason === undefined ? verdict : { ...verdict, reason: tame(verdict.reason) });
-  }
+  settleRoute(run: RouteRun, verdict: RouteVerdict): void { this.routeService.settle(run, verdict.reason === undefined ? verdict : { ...verdict, reason: tame(verdict.reason) }); }
 
   /**
    * Call when a provider becomes shared or local again (and for each shared one at start):

@@ -20,7 +20,7 @@ import { connectingEntry, entryConfig, shownEntry } from "./shared-status";
 import { SharedWindows } from "./shared-windows";
 import { StatusCache } from "./status-cache";
 import { WindowHold } from "./window-hold";
-import { untilReady } from "./until-ready";
+import { timeLeft, untilReady } from "./until-ready";
 
 export interface SharedProviderDeps {
   providerId: string;
@@ -44,10 +44,6 @@ export interface SharedProviderDeps {
 }
 
 const REFRESH_MS = 2_000;
-
-/** The options with what is left of their timeout after `spentMs` of waiting on this host. */
-const timeLeft = (options: AcquireOptions, spentMs: number): AcquireOptions =>
-  options.timeoutMs === undefined ? options : { ...options, timeoutMs: Math.max(0, options.timeoutMs - spentMs) };
 
 export class SharedProviderPool implements ProviderPool {
   readonly providerId: string;
@@ -161,7 +157,11 @@ export class SharedProviderPool implements ProviderPool {
 
   // ── admission ──────────────────────────────────────────────────────────────
 
-  async acquire(options: AcquireOptions = {}): Promise<AcquireResult> {
+  acquire(options: AcquireOptions = {}): Promise<AcquireResult> {
+    return this.windows.admitting(options, (asked) => this.admit(asked));
+  }
+
+  private async admit(options: AcquireOptions): Promise<AcquireResult> {
     const askedAt = this.deps.clock.now();
     const shared = this.shared ?? (await untilReady(this.joined, this.deps.clock, options));
     if (shared === "aborted") return ABORTED;

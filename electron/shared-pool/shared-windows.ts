@@ -11,6 +11,8 @@ import { MAX_WINDOW_PAUSE_MS, PROBE_MS } from "../engine/window-pause";
 import type { PoolWindows } from "../engine/window-rules";
 import * as say from "../engine/window-messages";
 import { MAX_WINDOWS, type WindowReading, type WindowSighting } from "../engine/window-readings";
+import type { AcquireOptions, AcquireResult } from "../engine/pool-types";
+import { SharedNearResetWaits } from "./near-reset-waits";
 
 /** Readings that say what was said before go to Redis again only this long after. */
 const RESHARE_AFTER_MS = 60_000;
@@ -53,9 +55,12 @@ export class SharedWindows implements PoolWindows {
   private holdNewAtPercent: number | undefined;
   /** `overage` is this host's own setting, judged on the answers its proxy sees (SPEC §8). */
   private readonly overage: OverageWatch;
+  /** Proxied requests waiting through a near reset, held to its bounds (SPEC §8). */
+  private readonly nearReset: SharedNearResetWaits;
 
   constructor(private readonly deps: SharedWindowsDeps) {
     this.windows = new PlanWindows(deps.clock, deps.providerId, () => deps.changed());
+    this.nearReset = new SharedNearResetWaits(deps.clock, () => deps.redis());
     this.overage = new OverageWatch(deps.clock, deps.providerId, (kind, message) => deps.event(kind, message));
   }
 
@@ -91,7 +96,13 @@ export class SharedWindows implements PoolWindows {
   }
 
   /** Readings other hosts left in Redis: the newest of each window joins this host's view. */
+  /** An admission; a proxied one waiting through a near reset is answered with a timeout past its bounds. */
+  admitting(options: AcquireOptions, admit: (options: AcquireOptions) => Promise<AcquireResult>): Promise<AcquireResult> {
+    return this.nearReset.around(options, admit);
+  }
+
   fromRedis(sightings: WindowSighting[]): void {
+    this.nearReset.read();
     this.inRedis = sightings.slice(0, MAX_WINDOWS).map((s) => s.name);
     const fresh = sightings.filter((s) => NAME.test(s.name) && Number.isFinite(s.seenAt) && s.seenAt > (this.seen.get(s.name) ?? -1));
     if (fresh.length > 0) {
@@ -143,6 +154,7 @@ export class SharedWindows implements PoolWindows {
 
   dispose(): void {
     this.windows.dispose();
+    this.nearReset.dispose();
   }
 
   private take(sightings: WindowSighting[]): void {

@@ -22,3 +22,7 @@ export function untilReady<T>(
     ready.then(finish, () => finish("aborted"));
   });
 }
+
+/** The options with what is left of their timeout after `spentMs` of waiting on this host. */
+export const timeLeft = (options: AcquireOptions, spentMs: number): AcquireOptions =>
+  options.timeoutMs === undefined ? options : { ...options, timeoutMs: Math.max(0, options.timeoutMs - spentMs) };

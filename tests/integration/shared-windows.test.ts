@@ -2,9 +2,10 @@
 // their proxies on one real redis-server share anthropic; a drained 5-hour window that one
 // host's proxy sees pauses the other host too — its proxy refuses at once, its API waiter
 // waits for the reset and goes first as the probe — and the other host shows the window.
+import type { IncomingMessage } from "node:http";
 import { afterEach, expect, test } from "vitest";
 import * as recorded from "../fixtures/plan-window-headers";
-import { post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
+import { openRequest, post, startProxyHarness, type ProxyHarness } from "../support/proxy-harness";
 import { exhaustedMessage, windowLabel } from "../../electron/engine/window-messages";
 import { createFakeClock } from "../support/fake-clock";
 import { freshPrefix, sharedPool } from "../support/shared-pool-harness";
@@ -75,6 +76,45 @@ test("a window used up on one host pauses the other: its proxy refuses at once, 
   laptop.fake.script({ status: 200, body: ok, headers: recorded.anthropicAllowedOverageOff });
   expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(200);
 });
+
+test("a request waiting through a near reset on a shared provider is refused once the probe moves the reset out of reach", async () => {
+  const prefix = freshPrefix();
+  const laptop = await sharedHost("laptop", prefix);
+  const devbox = await sharedHost("devbox", prefix);
+  const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
+  await until(() => entry(devbox), (e) => e.hosts === 2, "both hosts on the provider");
+  const usedUp = (resetAt: number) => ({
+    status: 429,
+    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
+    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
+  });
+  const resetAt = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
+  laptop.fake.script(usedUp(resetAt));
+  expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(429);
+  await until(() => entry(devbox), (e) => e.paused, "devbox to see the window's pause");
+
+  // Two requests of devbox's own wait through the near reset (waitForResetMs 2 min by default).
+  // The first goes at the reset as the probe and is refused again: the window now resets in an
+  // hour, out of the second's reach, so it is answered now instead of waiting for that hour.
+  devbox.fake.script(usedUp(Date.now() + 3_600_000));
+  const probe = openRequest(`${devbox.base}/v1/messages`, message);
+  await until(() => entry(devbox), (e) => e.queued === 1, "the probe queued");
+  const behind = openRequest(`${devbox.base}/v1/messages`, message);
+  const textOf = async (res: IncomingMessage) => {
+    let text = "";
+    for await (const piece of res) text += String(piece);
+    return text;
+  };
+  const probed = await probe.response;
+  expect(probed.statusCode).toBe(429);
+  expect(await textOf(probed)).toContain("5-hour limit reached"); // the provider's own answer
+  const refusedAt = Date.now();
+  const answer = await behind.response;
+  expect(answer.statusCode).toBe(429);
+  expect(Date.now() - refusedAt).toBeLessThan(10_000);
+  expect(await textOf(answer)).toContain("5-hour window is used up"); // Headroom's, at once
+  expect(devbox.fake.stats.generations).toBe(1);
+}, 30_000);
 
 test("Resume now on one host lifts the window's pause on both", async () => {
   const prefix = freshPrefix();
