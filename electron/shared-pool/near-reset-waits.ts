@@ -8,7 +8,13 @@ import type { Clock } from "../engine/clock";
 import { NearResetWaiters, type NearResetWaiter } from "../engine/near-reset";
 import type { AcquireOptions, AcquireResult } from "../engine/pool-types";
 import { TIMED_OUT } from "../engine/waiter-queue";
-import type { RedisWindow } from "./shared-windows";
+
+/** What the waits read of Redis's window pause (shared-windows.ts `RedisWindow`), on this host's clock. */
+interface WindowPauseRead {
+  /** While paused: its end. */
+  until?: number;
+  probing: boolean;
+}
 
 interface Waiting extends NearResetWaiter {
   readonly controller: AbortController;
@@ -24,7 +30,7 @@ export class SharedNearResetWaits {
   constructor(
     private readonly clock: Clock,
     /** Redis's window pause as last read, on this host's clock. */
-    private readonly window: () => RedisWindow | undefined,
+    private readonly window: () => WindowPauseRead | undefined,
   ) {
     this.waiters = new NearResetWaiters<Waiting>(clock, {
       blocks: () => {
