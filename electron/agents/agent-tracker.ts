@@ -92,6 +92,7 @@ export class AgentTracker {
     if (next === id) return;
     seen.identity = identity;
     this.seen.delete(id);
+    this.seen.delete(next); // an entry already under the new key moves to the end with it
     this.seen.set(next, seen);
     this.newest = next;
     for (const [lease, holder] of this.leases) if (holder === id) this.leases.set(lease, next);

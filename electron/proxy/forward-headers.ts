@@ -35,7 +35,7 @@ const dropsOf = (names: Iterable<string>): Drops => {
 };
 
 /** A Connection value that names only headers dropped anyway (or none). */
-const ONLY_HOP_BY_HOP = /^[\t ,]*(?:(?:keep-alive|close)[\t ,]*)*$/i;
+const ONLY_HOP_BY_HOP = /^[\t ,]*(?:(?:keep-alive|close)(?=[\t ,]|$)[\t ,]*)*$/i;
 
 // rawHeaders in, rawHeaders out: names keep their case, repeated headers their order, and no
 // header object is built per request (Node's request and writeHead take this flat form).

@@ -127,10 +127,11 @@ export async function gatedExchange(input: GatedInput): Promise<void> {
   if (start.kind === "gone") return;
   if (start.kind === "refused") return refuseRoute(input, start.route, start.block);
   if (res.destroyed) return start.end.cancel();
-  // A daily budget reached while it queued (SPEC §9): the slot goes back unused, refused like the rest.
-  // Not the window: its admission was the window's verdict, and a shared provider's pause read
-  // on this host's clock may still show for a moment after Redis let the reset's probe in.
-  const late = service.budgetRefusal(providerId);
+  // A daily budget reached, or a window used up, while it queued (SPEC §8, §9): the slot goes back
+  // unused, refused like the rest. A pause whose reset is near is not one: a shared provider's
+  // pause, read on this host's clock, may still show for a moment after Redis let the reset's
+  // probe in, and a request may wait through a near reset anyway.
+  const late = service.windowRefusal(providerId, true);
   if (late) {
     held.release();
     start.end.cancel();

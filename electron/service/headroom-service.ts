@@ -267,8 +267,6 @@ export class HeadroomService implements OperationService {
   windowRefusal(providerId: string, waitable = false): ProxyRefusal | undefined {
     return this.upstream.windowRefusal(providerId, waitable) ?? this.budgets.refusal(providerId);
   }
-  /** A daily budget reached (SPEC §9), without the window: a request its pool (or Redis) admitted is past the window's verdict. */
-  budgetRefusal(providerId: string): ProxyRefusal | undefined { return this.budgets.refusal(providerId); }
   /** A proxied request that found no working upstream (SPEC §4 `upstreamFailures`), in a few words. */
   noteUpstreamFailure(providerId: string, error: string): void { this.upstream.failure(providerId, error); }
   // ── agents and their usage (electron/service/agents-service.ts, SPEC §9) ────

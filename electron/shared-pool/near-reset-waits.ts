@@ -54,14 +54,19 @@ export class SharedNearResetWaits {
     if (until === undefined || until <= this.clock.now()) return admit(options);
     const controller = new AbortController();
     const waiting: Waiting = { nearResetMs: options.nearResetMs, controller, timedOut: false };
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    // The caller's own signal still ends the wait (combined by hand: AbortSignal.any needs Node 20.3).
+    const own = options.signal;
+    const passOn = () => controller.abort();
+    if (own?.aborted) controller.abort();
+    else own?.addEventListener("abort", passOn, { once: true });
     this.latest = this.count === 0 ? until : Math.max(this.latest ?? until, until);
     this.count++;
     this.waiters.join(waiting, until);
     try {
-      const result = await admit({ ...options, signal });
+      const result = await admit({ ...options, signal: controller.signal });
       return waiting.timedOut && !result.ok ? TIMED_OUT : result;
     } finally {
+      own?.removeEventListener("abort", passOn);
       this.count--;
       this.waiters.left(waiting);
     }

@@ -95,12 +95,12 @@ export class SharedWindows implements PoolWindows {
     this.deps.changed();
   }
 
-  /** Readings other hosts left in Redis: the newest of each window joins this host's view. */
   /** An admission; a proxied one waiting through a near reset is answered with a timeout past its bounds. */
   admitting(options: AcquireOptions, admit: (options: AcquireOptions) => Promise<AcquireResult>): Promise<AcquireResult> {
     return this.nearReset.around(options, admit);
   }
 
+  /** Readings other hosts left in Redis: the newest of each window joins this host's view (and the near waits are tested again). */
   fromRedis(sightings: WindowSighting[]): void {
     this.nearReset.read();
     this.inRedis = sightings.slice(0, MAX_WINDOWS).map((s) => s.name);

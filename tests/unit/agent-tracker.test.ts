@@ -63,3 +63,18 @@ test("past 20,000 agents the one seen longest ago goes first; one that asked aga
   expect(labels.has("first")).toBe(true);
   expect(labels.has("second")).toBe(false);
 });
+
+test("a ride that finds an agent already known moves it to the end of the order: an idle one before it is still forgotten", () => {
+  const tracker = new AgentTracker();
+  const proc = { pid: 77, command: "codex", cwd: "/src/db" };
+  const seenByProxy = identify({ header: "migrator", process: proc }); // "migrator · /src/db #77"
+  tracker.asking(seenByProxy, "openai", 0);
+  tracker.asking(identify({ header: "idle" }), "openai", 1);
+  const run = tracker.asking(identify({ leaseAgent: "migrator" }), "openai", 2);
+  tracker.admitted(run, "lease-9");
+  tracker.rode("lease-9", identify({ leaseAgent: "migrator", process: proc }), 3); // the same key as the first
+  tracker.ended("lease-9", 4);
+  const later = 1 + SEEN_FOR_MS + 1;
+  tracker.asking(seenByProxy, "openai", later); // at work all along
+  expect(tracker.entries(later, [], none).map((entry) => entry.label)).toEqual(["migrator · /src/db"]);
+});

@@ -87,3 +87,19 @@ test("a request that is not waiting through a reset is passed on as it came", as
   await flush();
   expect(s.answer()).toEqual({ ok: false, failure: { kind: "aborted" } });
 });
+
+test("a waiter whose client leaves is answered as gone, not as a timeout", async () => {
+  const s = setup();
+  const own = new AbortController();
+  s.wait({ proxied: true, nearResetMs: 120_000, signal: own.signal });
+  expect(s.asked()?.signal).not.toBe(own.signal); // wrapped: the bounds can end it too
+  own.abort();
+  await flush();
+  expect(s.answer()).toEqual({ ok: false, failure: { kind: "aborted" } });
+  // Gone, it is no longer tested: a later far reset changes nothing.
+  s.setWindow({ label: "5-hour", until: s.clock.now() + 3_600_000, probing: false });
+  s.waits.read();
+  s.clock.advance(120_000);
+  await flush();
+  expect(s.answer()).toEqual({ ok: false, failure: { kind: "aborted" } });
+});
