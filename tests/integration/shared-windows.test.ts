@@ -29,20 +29,30 @@ async function sharedHost(name: string, prefix: string): Promise<ProxyHarness> {
   return h;
 }
 
-test("a window used up on one host pauses the other: its proxy refuses at once, its waiter probes at the reset", async () => {
+const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
+
+/** Two hosts sharing anthropic, once each counts both. */
+async function laptopAndDevbox(): Promise<{ laptop: ProxyHarness; devbox: ProxyHarness }> {
   const prefix = freshPrefix();
   const laptop = await sharedHost("laptop", prefix);
   const devbox = await sharedHost("devbox", prefix);
-  const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
   await until(() => entry(devbox), (e) => e.hosts === 2, "both hosts on the provider");
+  return { laptop, devbox };
+}
+
+/** Anthropic's answer when the 5-hour window is used up, resetting at `resetAt`. */
+const usedUp = (resetAt: number) => ({
+  status: 429,
+  headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
+  body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
+});
+
+test("a window used up on one host pauses the other: its proxy refuses at once, its waiter probes at the reset", async () => {
+  const { laptop, devbox } = await laptopAndDevbox();
   await devbox.client.setProvider("anthropic", { waitForResetMs: 0 }); // each host's own setting: devbox refuses at once
 
   const resetAt = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
-  laptop.fake.script({
-    status: 429,
-    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
-    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
-  });
+  laptop.fake.script(usedUp(resetAt));
   expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(429);
 
   // The other host, which never saw the answer, shows the window and the pause.
@@ -78,16 +88,7 @@ test("a window used up on one host pauses the other: its proxy refuses at once, 
 });
 
 test("a request waiting through a near reset on a shared provider is refused once the probe moves the reset out of reach", async () => {
-  const prefix = freshPrefix();
-  const laptop = await sharedHost("laptop", prefix);
-  const devbox = await sharedHost("devbox", prefix);
-  const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
-  await until(() => entry(devbox), (e) => e.hosts === 2, "both hosts on the provider");
-  const usedUp = (resetAt: number) => ({
-    status: 429,
-    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
-    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
-  });
+  const { laptop, devbox } = await laptopAndDevbox();
   const resetAt = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
   laptop.fake.script(usedUp(resetAt));
   expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(429);
@@ -120,12 +121,7 @@ test("Resume now on one host lifts the window's pause on both", async () => {
   const prefix = freshPrefix();
   const laptop = await sharedHost("laptop", prefix);
   const devbox = await sharedHost("devbox", prefix);
-  const resetAt = Date.now() + 3_600_000;
-  laptop.fake.script({
-    status: 429,
-    headers: { ...recorded.anthropicFiveHourRejected, "anthropic-ratelimit-unified-5h-reset": epochS(resetAt), "anthropic-ratelimit-unified-reset": epochS(resetAt) },
-    body: { type: "error", error: { type: "rate_limit_error", message: "5-hour limit reached" } },
-  });
+  laptop.fake.script(usedUp(Date.now() + 3_600_000));
   expect((await post(`${laptop.base}/v1/messages`, message)).status).toBe(429);
   const paused = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!.paused;
   await until(() => paused(devbox), (p) => p, "devbox paused");
@@ -141,7 +137,6 @@ test("a host's hold judges the window every host reads: its new agents wait near
   const laptop = await sharedHost("laptop", prefix);
   const devbox = await sharedHost("devbox", prefix);
   await devbox.client.setProvider("anthropic", { holdNewAtPercent: 90 });
-  const entry = async (h: ProxyHarness) => (await h.client.status()).providers.find((p) => p.providerId === "anthropic")!;
   const fiveHourAt = (utilization: string) => {
     const resetS = epochS(Date.now() + 3_600_000);
     return {
